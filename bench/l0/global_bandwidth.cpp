@@ -1,0 +1,180 @@
+// L0/GlobalBandwidth: streaming read, write, copy and STREAM triad over buffers far past the last
+// cache level. Bytes per unit: read n (+ one float per work item), write n, copy 2n, triad 3n.
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/global_bandwidth.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Op { read, write, copy, triad };
+const char* op_name(Op op) {
+  static const char* names[] = {"read", "write", "copy", "triad"};
+  return names[static_cast<int>(op)];
+}
+int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
+
+constexpr int kWidths[] = {1, 2, 4, 8, 16};
+constexpr size_t kBytesPerWorkItem = 64;  // ITEMS = 64 / sizeof(TYPE): a few loads in flight
+constexpr size_t kDefaultLocal = 256;
+constexpr float kTriadScalar = 0.4f;
+
+struct Params {
+  Op op;
+  int width;  // floats per element
+  bool strided;
+  gb::WorkGroup wg;
+  int size_class;
+
+  std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
+  size_t items() const { return std::max<size_t>(1, kBytesPerWorkItem / (4 * width)); }
+  std::string key() const {
+    return std::string(op_name(op)) + type() + (strided ? "s" : "c") + wg.label() +
+           std::to_string(size_class);
+  }
+};
+
+// Bytes per buffer: at least 1 GiB on a GPU (size 3), never above the allocation limit, and all
+// buffers together within half the device memory.
+size_t buffer_bytes(int size_class, Op op) {
+  static const size_t by_class[] = {16u << 20, 128u << 20, 1u << 30, size_t(4) << 30};
+  const auto& d = gb::session().info();
+  size_t bytes = by_class[size_class - 1];
+  while (bytes > d.max_alloc_bytes || bytes * buffers_of(op) > d.global_mem_bytes / 2) bytes /= 2;
+  return bytes;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  size_t bytes = 0, floats = 0, work_items = 0;
+  cl::Kernel kernel;
+  cl::Buffer a, b, c;              // a: output (or read input), b/c: inputs
+  std::vector<float> input_b, input_c;
+  cl::NDRange global, local;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;  // verified once, after the first timed run
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->bytes = buffer_bytes(p.size_class, p.op);
+  fx->floats = fx->bytes / sizeof(float);
+  fx->work_items = fx->floats / p.width / p.items();
+  std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
+                        " -DITEMS=" + std::to_string(p.items()) + (p.strided ? " -DSTRIDED" : "");
+  fx->kernel = s.kernel("l0/global_bandwidth.cl", std::string("global_bandwidth_") + op_name(p.op), options);
+  fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
+  fx->local = p.wg.local();
+
+  const cl_ulong n = fx->work_items;
+  auto& k = fx->kernel;
+  switch (p.op) {
+    case Op::read:
+      fx->input_b = gb::random_vector<float>(fx->floats, 1);
+      fx->b = gb::upload(fx->input_b);
+      fx->a = gb::make_buffer(fx->work_items * sizeof(float));
+      GB_CL(k.setArg(0, fx->b));
+      GB_CL(k.setArg(1, fx->a));
+      GB_CL(k.setArg(2, n));
+      break;
+    case Op::write:
+      fx->a = gb::make_buffer(fx->bytes);
+      GB_CL(k.setArg(0, fx->a));
+      GB_CL(k.setArg(1, n));
+      break;
+    case Op::copy:
+      fx->input_b = gb::random_vector<float>(fx->floats, 2);
+      fx->b = gb::upload(fx->input_b);
+      fx->a = gb::make_buffer(fx->bytes);
+      GB_CL(k.setArg(0, fx->b));
+      GB_CL(k.setArg(1, fx->a));
+      GB_CL(k.setArg(2, n));
+      break;
+    case Op::triad:
+      fx->input_b = gb::random_vector<float>(fx->floats, 3);
+      fx->input_c = gb::random_vector<float>(fx->floats, 4);
+      fx->b = gb::upload(fx->input_b);
+      fx->c = gb::upload(fx->input_c);
+      fx->a = gb::make_buffer(fx->bytes);
+      GB_CL(k.setArg(0, fx->a));
+      GB_CL(k.setArg(1, fx->b));
+      GB_CL(k.setArg(2, fx->c));
+      GB_CL(k.setArg(3, kTriadScalar));
+      GB_CL(k.setArg(4, n));
+      break;
+  }
+  return fx;
+}
+
+// ---- verification against reference/global_bandwidth ----------------------------------------
+gb::Check verify(const Fixture& fx, const Params& p) {
+  switch (p.op) {
+    case Op::read: {
+      auto sums = gb::download<float>(fx.a, fx.work_items);
+      ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items, p.strided};
+      return gb::check_relative(sums, ref::bandwidth_read_sums(fx.input_b, layout), 1e-5, "read sums");
+    }
+    case Op::write:
+      return gb::check_exact(gb::download<float>(fx.a, fx.floats),
+                             ref::bandwidth_write_pattern(fx.floats, p.width), "written pattern");
+    case Op::copy:
+      return gb::check_exact(gb::download<float>(fx.a, fx.floats), fx.input_b, "copy");
+    case Op::triad:
+      // The device may contract b + s*c into one fma: a rounding apart from the reference.
+      return gb::check_relative(gb::download<float>(fx.a, fx.floats),
+                                ref::stream_triad(fx.input_b, fx.input_c, kTriadScalar), 1e-6, "triad");
+  }
+  return {};
+}
+
+double bytes_moved(const Fixture& fx, const Params& p) {
+  if (p.op == Op::read) return fx.bytes + fx.work_items * sizeof(float);
+  return static_cast<double>(fx.bytes) * buffers_of(p.op);
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : fx.bytes);
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  sampler.report({bytes_moved(fx, p), 0, static_cast<double>(fx.floats)});
+  state.counters["buffer_bytes"] = static_cast<double>(fx.bytes);
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_global_bandwidth() {
+  const int size = gb::session().size_class();
+  const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
+  for (Op op : {Op::read, Op::write, Op::copy, Op::triad})
+    for (int width : kWidths)
+      for (bool strided : {false, true}) {
+        Params p{op, width, strided, fixed, size};
+        gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
+                                                                 {"type", p.type()},
+                                                                 {"access", strided ? "strided" : "coalesced"},
+                                                                 {"size", std::to_string(size)}}),
+                          [p](benchmark::State& st) { run(st, p); });
+      }
+  // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size.
+  auto& s = gb::session();
+  cl::Kernel probe = s.kernel("l0/global_bandwidth.cl", "global_bandwidth_copy", "-DTYPE=float4 -DWIDTH=4 -DITEMS=4");
+  gb::SweepLimits limits{s.kernel_work_group_size(probe), {s.info().max_work_item_sizes[0], 1, 1}, 32};
+  for (const auto& wg : gb::work_group_shapes(1, limits)) {
+    Params p{Op::copy, 4, false, wg, size};
+    gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",
+                                     {{"type", "float4"}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
+                      [p](benchmark::State& st) { run(st, p); });
+  }
+}
+GB_CASE(register_global_bandwidth);
+
+}  // namespace

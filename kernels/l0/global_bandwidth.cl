@@ -1,0 +1,75 @@
+// Global memory bandwidth: read, write, copy and triad over TYPE (float, float2 ... float16,
+// WIDTH lanes), ITEMS elements per work item. Knobs come as build options.
+#ifndef TYPE
+#define TYPE float4
+#define WIDTH 4
+#endif
+#ifndef ITEMS
+#define ITEMS 4
+#endif
+
+// Coalesced: neighbouring work items touch neighbouring elements, the grid walks the buffer.
+// Strided: each work item owns a contiguous run, so neighbours are ITEMS elements apart.
+#ifdef STRIDED
+#define INDEX(i) (gid * ITEMS + (i))
+#else
+#define INDEX(i) ((size_t)(i) * work_items + gid)
+#endif
+
+#if WIDTH == 1
+#define HSUM(v) (v)
+#define LANES 0.0f
+#elif WIDTH == 2
+#define HSUM(v) ((v).s0 + (v).s1)
+#define LANES (float2)(0, 1)
+#elif WIDTH == 4
+#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
+#define LANES (float4)(0, 1, 2, 3)
+#elif WIDTH == 8
+#define HSUM(v) HSUM4((v).lo + (v).hi)
+#define LANES (float8)(0, 1, 2, 3, 4, 5, 6, 7)
+#elif WIDTH == 16
+#define HSUM(v) HSUM4(((v).lo.lo + (v).lo.hi) + ((v).hi.lo + (v).hi.hi))
+#define LANES (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#endif
+#define HSUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
+
+// A scrambled, exactly representable value per element index: writes are not compressible.
+float scrambled(size_t index) { return (float)(((uint)index * 2654435761u) >> 8) * 0x1p-24f; }
+
+// The sum of each work item's loads is written, so the loads cannot be dropped; one float per
+// work item is 1/(ITEMS*WIDTH) of the traffic.
+__kernel void global_bandwidth_read(__global const TYPE* in, __global float* sums,
+                                    const ulong work_items) {
+  const size_t gid = get_global_id(0);
+  if (gid >= work_items) return;
+  TYPE acc = in[INDEX(0)];
+#pragma unroll
+  for (int i = 1; i < ITEMS; ++i) acc += in[INDEX(i)];
+  sums[gid] = HSUM(acc);
+}
+
+__kernel void global_bandwidth_write(__global TYPE* out, const ulong work_items) {
+  const size_t gid = get_global_id(0);
+  if (gid >= work_items) return;
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) out[INDEX(i)] = (TYPE)(scrambled(INDEX(i))) + LANES;
+}
+
+__kernel void global_bandwidth_copy(__global const TYPE* in, __global TYPE* out,
+                                    const ulong work_items) {
+  const size_t gid = get_global_id(0);
+  if (gid >= work_items) return;
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) out[INDEX(i)] = in[INDEX(i)];
+}
+
+// STREAM triad: a = b + scalar * c.
+__kernel void global_bandwidth_triad(__global TYPE* a, __global const TYPE* b,
+                                     __global const TYPE* c, const float scalar,
+                                     const ulong work_items) {
+  const size_t gid = get_global_id(0);
+  if (gid >= work_items) return;
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) a[INDEX(i)] = b[INDEX(i)] + scalar * c[INDEX(i)];
+}

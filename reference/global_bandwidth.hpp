@@ -1,0 +1,24 @@
+// Host references for L0/GlobalBandwidth, in Eigen: per-work-item read sums, the write pattern,
+// and STREAM triad. Layouts follow kernels/l0/global_bandwidth.cl.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ref {
+
+struct BandwidthLayout {
+  size_t width;       // floats per element (TYPE's lanes)
+  size_t items;       // elements per work item
+  size_t work_items;  // elements in the buffer / items
+  bool strided;       // contiguous run per work item instead of grid-walking
+};
+
+// The sum each work item's loads produce (in double).
+std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const BandwidthLayout& l);
+// What global_bandwidth_write stores: scrambled(element index) + lane, in float, as the kernel.
+std::vector<float> bandwidth_write_pattern(size_t floats, size_t width);
+// a = b + scalar * c
+std::vector<float> stream_triad(const std::vector<float>& b, const std::vector<float>& c, float scalar);
+
+}  // namespace ref

@@ -1,0 +1,100 @@
+// Parsing gpu_bench's flags.
+#include "cli.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+namespace gb {
+
+static bool take_value(const std::string& arg, const char* flag, std::string* value) {
+  std::string prefix = std::string(flag) + "=";
+  if (arg.compare(0, prefix.size(), prefix) != 0) return false;
+  *value = arg.substr(prefix.size());
+  return true;
+}
+
+static double parse_number(const std::string& flag, const std::string& text, double lo, double hi) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
+    throw UsageError(flag + ": expected a number in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "], got '" + text + "'");
+  return v;
+}
+
+static bool is_index_flag(const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-') return false;
+  for (size_t i = 1; i < arg.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(arg[i]))) return false;
+  return true;
+}
+
+CliOptions parse_cli(int* argc, char** argv) {
+  CliOptions o;
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    std::string a = argv[i], v;
+    bool ours = true;
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+      ours = false;  // Google Benchmark prints its own flags too
+    } else if (a == "--list_devices") {
+      o.list_devices = true;
+    } else if (a == "--clock_ramp") {
+      o.clock_ramp = true;
+    } else if (a == "--strict_env") {
+      o.strict_env = true;
+    } else if (take_value(a, "--device", &v)) {
+      if (v.empty()) throw UsageError("--device: expected a name substring, cpu, gpu or a number");
+      o.device = v;
+    } else if (is_index_flag(a)) {
+      if (!o.device_index.empty()) throw UsageError("-N given twice");
+      o.device_index = a.substr(1);
+    } else if (take_value(a, "--size", &v)) {
+      if (v.size() != 1 || v[0] < '1' || v[0] > '4')
+        throw UsageError("--size: expected 1, 2, 3 or 4, got '" + v + "'");
+      o.size_class = v[0] - '0';
+    } else if (take_value(a, "--max_cpu_load", &v)) {
+      o.max_cpu_load = parse_number("--max_cpu_load", v, 0, 1e6);
+    } else if (take_value(a, "--tolerance_scale", &v)) {
+      o.tolerance_scale = parse_number("--tolerance_scale", v, 1e-6, 1e6);
+    } else if (take_value(a, "--min_sample_ms", &v)) {
+      o.min_sample_ms = parse_number("--min_sample_ms", v, 0.001, 10000);
+    } else if (take_value(a, "--warmup_s", &v)) {
+      o.warmup_s = parse_number("--warmup_s", v, 0, 600);
+    } else {
+      ours = false;
+      if (take_value(a, "--benchmark_out", &v)) o.benchmark_out = v;
+      if (take_value(a, "--benchmark_format", &v)) o.benchmark_format = v;
+    }
+    if (!ours) argv[kept++] = argv[i];
+  }
+  *argc = kept;
+  argv[kept] = nullptr;
+  return o;
+}
+
+const char* cli_help() {
+  return R"(gpu_bench: OpenCL GPU microbenchmarks on Google Benchmark.
+
+gpu_bench flags (all Google Benchmark flags below also work):
+  --list_devices          print every OpenCL device with its number, then exit
+  --device=SPEC           choose the device: a number (as --list_devices counts), cpu, gpu, or a
+                          case-insensitive substring of the platform or device name
+  -N                      the N-th device, or with --device=SUBSTRING the N-th match
+                          (default: the first GPU; with none, the first device)
+  --size=1..4             problem-size class (default: 1 on a CPU, 3 on a GPU)
+  --max_cpu_load=F        warn when the 1-minute load average exceeds F (default: number of cores)
+  --strict_env            refuse to run (exit 3) when the load is above --max_cpu_load
+  --tolerance_scale=F     multiply every verification margin by F (default 1)
+  --min_sample_ms=F       shortest timed batch, also at least 1000x the device timer (default 2)
+  --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
+  --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
+
+Exit codes: 0 ok; 1 a benchmark failed verification or hit an OpenCL error; 2 usage error;
+3 environment refused (--strict_env); 4 no usable OpenCL device.
+)";
+}
+
+}  // namespace gb

@@ -1,0 +1,38 @@
+// Clock ramp-up: a GPU may double its speed a few hundred ms into a run. A FLOP-heavy workload is
+// grown until a sample takes ~2 ms, sized to ~20 ms, and repeated; throughput is steady once the
+// samples stay within a few percent. The normal run's warm-up uses the same detection.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct RampSample {
+  double t_seconds;        // host time since the ramp began, at the sample's end
+  size_t work_groups;
+  double sample_seconds;   // device time
+  double flop_per_second;
+};
+
+struct RampResult {
+  std::vector<RampSample> samples;
+  std::optional<size_t> steady_from;  // index of the first sample of the steady run
+  double steady_after_seconds = 0;    // host time when throughput became steady
+  double steady_flop_per_second = 0;
+};
+
+// The first index from which every rate stays within `tolerance` of the median of the last
+// `window` rates; nullopt while fewer than `window` rates exist or the tail itself varies more.
+std::optional<size_t> steady_index(const std::vector<double>& rates, double tolerance = 0.03,
+                                   size_t window = 5);
+
+// Runs on the session's device. With stop_when_steady, ends as soon as the tail is steady
+// (the warm-up); otherwise runs for `seconds` (the --clock_ramp diagnostic).
+RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print);
+
+// [[t, flop/s], ...] for the JSON context.
+std::string ramp_timeline_json(const RampResult& r);
+
+}  // namespace gb

@@ -1,0 +1,15 @@
+// The one header a case includes: session and programs, buffers, timing, work-group sweeps,
+// verification, registration.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include "buffers.hpp"
+#include "cl.hpp"
+#include "cl_error.hpp"
+#include "fixture_cache.hpp"
+#include "options.hpp"
+#include "registry.hpp"
+#include "session.hpp"
+#include "timing.hpp"
+#include "verify.hpp"
+#include "wg_sweep.hpp"

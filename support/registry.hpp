@@ -1,0 +1,42 @@
+// Registration of cases once the device is known: each bench/ file declares GB_CASE(fn) beside
+// its code; main calls every fn after choosing the device, and fn registers the variants the
+// device can run (names never depend on the device) and names the ones it skips, with why.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gb {
+
+using Body = std::function<void(benchmark::State&)>;
+
+// Registers a manual-time benchmark whose OpenCL and other exceptions become a benchmark error
+// (and a non-zero exit) instead of ending the process.
+benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body);
+
+// A variant this device cannot run: not registered, listed on stderr and in the JSON context.
+void skip_variant(const std::string& name, const std::string& reason);
+const std::vector<std::pair<std::string, std::string>>& skipped_variants();
+
+// The name of the benchmark whose body is running (for messages).
+const std::string& current_benchmark_name();
+
+// "L0/GlobalBandwidth" + {"copy"} + {{"type","float4"}} -> "L0/GlobalBandwidth/copy/type:float4".
+std::string bench_name(const std::string& base,
+                       std::initializer_list<std::pair<std::string, std::string>> params);
+
+using CaseRegistrar = void (*)();
+struct CaseRegistration {
+  explicit CaseRegistration(CaseRegistrar fn);
+};
+void register_all_cases();
+
+}  // namespace gb
+
+#define GB_CASE_CONCAT2(a, b) a##b
+#define GB_CASE_CONCAT(a, b) GB_CASE_CONCAT2(a, b)
+#define GB_CASE(fn) static const ::gb::CaseRegistration GB_CASE_CONCAT(gb_case_, __LINE__)(fn)

@@ -1,0 +1,82 @@
+// Session: context, queue, program cache with build logs.
+#include "session.hpp"
+
+#include <stdexcept>
+
+#include "cl_error.hpp"
+
+namespace gb {
+
+const std::map<std::string, std::string>& embedded_kernels();  // generated at build time
+
+const std::string& kernel_source(const std::string& file) {
+  const auto& all = embedded_kernels();
+  auto it = all.find(file);
+  if (it == all.end()) throw std::out_of_range("kernel file not embedded: " + file);
+  return it->second;
+}
+
+Session::Session(const cl::Device& device, DeviceInfo info, int size_class)
+    : device_(device), info_(std::move(info)), size_class_(size_class) {
+  cl_int err = CL_SUCCESS;
+  context_ = cl::Context(device_, nullptr, nullptr, nullptr, &err);
+  GB_CL(err);
+  queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+  GB_CL(err);
+}
+
+cl::Program Session::build(const std::string& source, const std::string& options,
+                           const std::string& label) {
+  cl_int err = CL_SUCCESS;
+  cl::Program program(context_, source, false, &err);
+  GB_CL(err);
+  err = program.build(std::vector<cl::Device>{device_}, options.c_str());
+  if (err != CL_SUCCESS) {
+    std::string log;
+    program.getBuildInfo(device_, CL_PROGRAM_BUILD_LOG, &log);
+    throw std::runtime_error("building " + label + " with options '" + options +
+                             "' failed: " + cl_error_name(err) + " (" + std::to_string(err) +
+                             ")\nbuild log:\n" + log);
+  }
+  return program;
+}
+
+cl::Program& Session::program(const std::string& file, const std::string& options) {
+  auto key = std::make_pair(file, options);
+  auto it = programs_.find(key);
+  if (it != programs_.end()) return it->second;
+  return programs_.emplace(key, build(kernel_source(file), options, file)).first->second;
+}
+
+cl::Kernel Session::kernel(const std::string& file, const std::string& name,
+                           const std::string& options) {
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(program(file, options), name.c_str(), &err);
+  if (err != CL_SUCCESS)
+    throw ClError(__FILE__, __LINE__, "cl::Kernel(" + file + ", " + name + ")", err);
+  return k;
+}
+
+size_t Session::kernel_work_group_size(const cl::Kernel& kernel) const {
+  size_t size = 0;
+  GB_CL(kernel.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &size));
+  return size;
+}
+
+static std::unique_ptr<Session>& current() {
+  static std::unique_ptr<Session> s;
+  return s;
+}
+
+Session& session() {
+  if (!current()) throw std::logic_error("no OpenCL session is open");
+  return *current();
+}
+
+void open_session(const cl::Device& device, DeviceInfo info, int size_class) {
+  current() = std::make_unique<Session>(device, std::move(info), size_class);
+}
+
+void close_session() { current().reset(); }
+
+}  // namespace gb

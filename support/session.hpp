@@ -1,0 +1,53 @@
+// The process's one OpenCL session: device, context, a profiling in-order queue, and a program
+// cache keyed by kernel file and build options. Cases reach it through gb::session().
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "cl.hpp"
+#include "devices.hpp"
+
+namespace gb {
+
+// The OpenCL C source embedded at build time: "l0/global_bandwidth.cl" -> text.
+// Throws std::out_of_range naming the file when it is not embedded.
+const std::string& kernel_source(const std::string& file);
+
+class Session {
+ public:
+  Session(const cl::Device& device, DeviceInfo info, int size_class);
+
+  const DeviceInfo& info() const { return info_; }
+  int size_class() const { return size_class_; }
+  const cl::Device& device() const { return device_; }
+  cl::Context& context() { return context_; }
+  cl::CommandQueue& queue() { return queue_; }
+
+  // Built once per (file, options); a failed build throws with the build log.
+  cl::Program& program(const std::string& file, const std::string& options = "");
+  cl::Kernel kernel(const std::string& file, const std::string& name,
+                    const std::string& options = "");
+  // Builds from a source string (compile-time cases, tests); not cached.
+  cl::Program build(const std::string& source, const std::string& options,
+                    const std::string& label);
+
+  // CL_KERNEL_WORK_GROUP_SIZE: the largest work group this kernel can run on this device.
+  size_t kernel_work_group_size(const cl::Kernel& kernel) const;
+
+ private:
+  cl::Device device_;
+  DeviceInfo info_;
+  int size_class_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+};
+
+// The session opened by main (or a test). Throws std::logic_error if none is open.
+Session& session();
+void open_session(const cl::Device& device, DeviceInfo info, int size_class);
+void close_session();
+
+}  // namespace gb

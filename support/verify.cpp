@@ -1,0 +1,48 @@
+// Check reporting and the process-wide failure count.
+#include "verify.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "options.hpp"
+#include "registry.hpp"
+
+namespace gb {
+
+static int g_failures = 0;
+
+double scaled_margin(double margin) { return margin * options().tolerance_scale; }
+
+Check worst(const std::vector<Check>& checks) {
+  Check w;
+  double worst_ratio = -1;
+  for (const auto& c : checks) {
+    double ratio = c.margin > 0 ? c.error / c.margin : (c.error > 0 || !(c.error == c.error) ? INFINITY : 0);
+    if (!(ratio <= worst_ratio)) {
+      worst_ratio = ratio;
+      w = c;
+    }
+  }
+  return w;
+}
+
+void report_check(benchmark::State& state, const Check& check) {
+  // JSON must stay strict: an infinite error is written as a large finite number.
+  state.counters["rel_error"] = std::isfinite(check.error) ? check.error : 1e300;
+  state.counters["margin"] = check.margin;
+  if (check.passed()) return;
+  std::ostringstream msg;
+  msg << "verification failed: " << check.what << ": error " << check.error << " > margin "
+      << check.margin;
+  state.SkipWithError(msg.str().c_str());
+  note_failure(current_benchmark_name(), msg.str());
+}
+
+void note_failure(const std::string& benchmark, const std::string& message) {
+  ++g_failures;
+  std::fprintf(stderr, "ERROR: %s: %s\n", benchmark.c_str(), message.c_str());
+}
+
+int failure_count() { return g_failures; }
+
+}  // namespace gb

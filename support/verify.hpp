@@ -1,0 +1,63 @@
+// Verification of device output against a host reference: relative L2 error against a margin
+// (scaled by --tolerance_scale), or exact equality. A failure is loud: the benchmark becomes an
+// error in the JSON and gpu_bench exits non-zero.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct Check {
+  double error = 0;   // relative L2 error, or the fraction of mismatches for exact checks
+  double margin = 0;  // already scaled by --tolerance_scale
+  std::string what;   // what was compared, for the message
+  bool passed() const { return error <= margin; }  // false for NaN
+};
+
+// ||got - want|| / ||want||, in double. Any non-finite value in `got` gives +inf.
+template <typename G, typename W>
+double relative_l2(const G* got, const W* want, size_t n) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
+    if (!std::isfinite(g)) return INFINITY;
+    diff += (g - w) * (g - w);
+    norm += w * w;
+  }
+  if (norm == 0) return diff == 0 ? 0 : INFINITY;
+  return std::sqrt(diff / norm);
+}
+
+double scaled_margin(double margin);
+
+template <typename G, typename W>
+Check check_relative(const std::vector<G>& got, const std::vector<W>& want, double margin,
+                     const std::string& what) {
+  if (got.size() != want.size()) return {INFINITY, scaled_margin(margin), what + " (size mismatch)"};
+  return {relative_l2(got.data(), want.data(), got.size()), scaled_margin(margin), what};
+}
+
+// Bit-exact comparison (integers, copies). Margin 0: a single mismatch fails.
+template <typename T>
+Check check_exact(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  if (got.size() != want.size()) return {INFINITY, 0, what + " (size mismatch)"};
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) bad += !(got[i] == want[i]);
+  return {got.empty() ? 0.0 : static_cast<double>(bad) / got.size(), 0, what};
+}
+
+// Combines checks of several outputs: the worst ratio of error to margin decides.
+Check worst(const std::vector<Check>& checks);
+
+// Puts rel_error/margin in the counters; on failure marks the benchmark as an error.
+void report_check(benchmark::State& state, const Check& check);
+
+// Failures seen in this process (verification or OpenCL errors); main's exit code reads them.
+void note_failure(const std::string& benchmark, const std::string& message);
+int failure_count();
+
+}  // namespace gb

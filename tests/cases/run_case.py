@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Runs every gpu_bench benchmark matching a filter at --size=1 on the default device and checks
+that each one ran, verified (rel_error <= margin) and left no error. Usage: run_case.py GPU_BENCH FILTER [extra args]"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77  # ctest's SKIP_RETURN_CODE; with CI=true a missing device fails instead
+
+
+def reject_constant(name):
+    raise ValueError("non-strict JSON constant " + name)
+
+
+def main():
+    gpu_bench, pattern, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        cmd = [gpu_bench, "--size=1", "--warmup_s=0.2", "--min_sample_ms=1",
+               "--benchmark_min_time=0.005", "--benchmark_filter=" + pattern,
+               "--benchmark_out=" + out, "--benchmark_out_format=json"] + extra
+        print(" ".join(cmd), flush=True)
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        print(proc.stdout)
+        if proc.returncode == 4:
+            print("no OpenCL device")
+            return 1 if os.environ.get("CI") == "true" else SKIP
+        if proc.returncode != 0:
+            print("FAIL: gpu_bench exited with", proc.returncode)
+            return 1
+        with open(out) as f:
+            run = json.load(f, parse_constant=reject_constant)
+    benchmarks = [b for b in run["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
+    if not benchmarks:
+        print("FAIL: no benchmark matched", pattern)
+        return 1
+    failures = []
+    for b in benchmarks:
+        if b.get("error_occurred"):
+            failures.append(b["name"] + ": " + b.get("error_message", "error"))
+        elif "rel_error" not in b or "margin" not in b:
+            failures.append(b["name"] + ": not verified (no rel_error/margin counters)")
+        elif not b["rel_error"] <= b["margin"]:
+            failures.append("%s: rel_error %g > margin %g" % (b["name"], b["rel_error"], b["margin"]))
+    for f in failures:
+        print("FAIL:", f)
+    print("%d benchmarks, %d verified" % (len(benchmarks), len(benchmarks) - len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""The gpu_bench command line: device listing and choice, usage errors and exit codes, strict JSON
+with the context keys, verification failures, and Debian's compare.py on two runs."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+GPU_BENCH = os.environ["GPU_BENCH"]
+COMPARE = "/usr/share/benchmark/compare.py"
+SMALL = ["--size=1", "--warmup_s=0.1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
+ONE_CASE = "--benchmark_filter=^L0/GlobalBandwidth/(copy|triad)/type:float4/access:coalesced"
+CONTEXT_KEYS = ["platform", "device", "vendor", "driver_version", "device_opencl_version",
+                "opencl_c_version", "device_type", "compute_units", "max_clock_mhz",
+                "global_mem_bytes", "local_mem_bytes", "max_work_group_size",
+                "timer_resolution_ns", "device_fingerprint", "gpu_bench_version", "git_revision",
+                "size_class"]
+
+
+def run(*args):
+    return subprocess.run([GPU_BENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def strict_load(path):
+    def reject(name):
+        raise ValueError("non-strict constant " + name)
+    with open(path) as f:
+        return json.load(f, parse_constant=reject)
+
+
+def have_device():
+    return run("--list_devices").stdout.count("\n") > 1
+
+
+class DeviceChoice(unittest.TestCase):
+    def setUp(self):
+        if not have_device():
+            if os.environ.get("CI") == "true":
+                self.fail("no OpenCL device in CI")
+            self.skipTest("no OpenCL device")
+
+    def test_list_devices(self):
+        p = run("--list_devices")
+        self.assertEqual(p.returncode, 0)
+        lines = p.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("#   platform"))
+        self.assertTrue(lines[1].startswith("1 "))
+
+    def test_no_match_is_usage_error_with_list(self):
+        p = run("--device=no-such-device-xyz", ONE_CASE, *SMALL)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no device matches 'no-such-device-xyz'", p.stderr)
+        self.assertIn("#   platform", p.stderr)
+
+    def test_index_beyond_list_is_usage_error(self):
+        self.assertEqual(run("--device=99", ONE_CASE, *SMALL).returncode, 2)
+        self.assertEqual(run("-99", ONE_CASE, *SMALL).returncode, 2)
+
+    def test_chosen_device_named_on_stderr(self):
+        p = run("-1", "--benchmark_list_tests", *SMALL)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("device 1: ", p.stderr)
+
+
+class UsageErrors(unittest.TestCase):
+    def test_bad_size(self):
+        p = run("--size=7")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--size: expected 1, 2, 3 or 4, got '7'", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+
+    def test_unknown_flag(self):
+        self.assertEqual(run("--no_such_flag=1").returncode, 2)
+
+    def test_help_lists_own_flags(self):
+        p = run("--help")
+        self.assertIn("--device=SPEC", p.stdout)
+        self.assertIn("Exit codes", p.stdout)
+
+
+class Runs(unittest.TestCase):
+    def setUp(self):
+        if not have_device():
+            if os.environ.get("CI") == "true":
+                self.fail("no OpenCL device in CI")
+            self.skipTest("no OpenCL device")
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_json(self, name, *args):
+        path = os.path.join(self.tmp.name, name)
+        p = run(ONE_CASE, *SMALL, "--benchmark_out=" + path, "--benchmark_out_format=json", *args)
+        return p, path
+
+    def test_json_is_strict_and_has_context(self):
+        p, path = self.run_json("a.json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(path)
+        for key in CONTEXT_KEYS:
+            self.assertIn(key, data["context"])
+        self.assertEqual(len(data["context"]["device_fingerprint"]), 16)
+        names = [b["name"] for b in data["benchmarks"]]
+        self.assertIn("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:1/manual_time", names)
+        for b in data["benchmarks"]:
+            self.assertGreater(b["bytes_per_second"], 0)
+            self.assertLessEqual(b["rel_error"], b["margin"])
+
+    def test_verification_failure_is_loud(self):
+        # A margin scaled to nothing cannot hold the triad's fma rounding: it must fail.
+        p, path = self.run_json("fail.json", "--tolerance_scale=0.000001")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("verification failed", p.stderr)
+        data = strict_load(path)
+        errored = [b for b in data["benchmarks"] if b.get("error_occurred")]
+        self.assertTrue(errored)
+        self.assertTrue(all("verification failed" in b["error_message"] for b in errored))
+
+    def test_strict_env_refuses_loaded_host(self):
+        with open("/proc/loadavg") as f:
+            load = float(f.read().split()[0])
+        p = run(ONE_CASE, *SMALL, "--max_cpu_load=0", "--strict_env")
+        if load > 0:
+            self.assertEqual(p.returncode, 3)
+            self.assertIn("load average", p.stderr)
+        else:
+            self.assertEqual(p.returncode, 0)
+
+    def compare(self, *args):
+        return subprocess.run(["/usr/bin/python3", COMPARE, *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+
+    def test_compare_py_reads_two_runs(self):
+        _, a = self.run_json("a.json")
+        _, b = self.run_json("b.json")
+        p = self.compare("benchmarks", a, b)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("L0/GlobalBandwidth/copy/type:float4", p.stdout)
+        p = self.compare("filters", a, "copy", "triad")
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_compare_py_with_repetitions(self):
+        _, a = self.run_json("ra.json", "--benchmark_repetitions=3")
+        _, b = self.run_json("rb.json", "--benchmark_repetitions=3")
+        p = self.compare("benchmarks", a, b)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("U Test", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

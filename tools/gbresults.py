@@ -1,0 +1,404 @@
+# gbresults.py: code shared by tools/gate, tools/report and tools/export.
+# Reads gpu_bench's Google Benchmark JSON (tolerating bare NaN/Infinity), groups entries per benchmark, judges changes.
+"""Shared reading, grouping, judging and formatting of gpu_bench results.
+
+A run file is Google Benchmark 1.7.1 JSON: {"context": {...}, "benchmarks": [...]}.
+Entries of one benchmark (its repetitions and aggregates) share a "run_name";
+that name is the stable key every tool matches on.  Metrics per benchmark are
+"time" (real_time in seconds; lower is better) and every counter whose name
+ends in "_per_second" (rates; higher is better).
+"""
+
+import json
+import math
+import os
+import re
+import statistics
+import sys
+import tempfile
+
+TIME = "time"  # our name for real_time, always held in seconds
+TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+RATE_SUFFIX = "_per_second"
+
+# Verdicts of one metric comparison.
+REGRESSION = "REGRESSION"
+IMPROVED = "improved"
+UNCHANGED = "unchanged"
+INCONCLUSIVE = "inconclusive"  # beyond the threshold, but not significant
+
+
+class InputError(Exception):
+    """Bad input or a refused comparison: the tools print it on one line and exit 2."""
+
+
+# ---------------------------------------------------------------- reading
+
+# Outside strings JSON only has numbers, true, false and null, so any of these
+# bare tokens is a non-finite double written by Google Benchmark ("NaN",
+# "-Infinity") or by a C++ stream ("nan", "-inf").  Strings are matched first
+# so that a benchmark named "nan" is left alone.
+_BARE_NONFINITE = re.compile(r'"(?:[^"\\]|\\.)*"|[-+]?(?:NaN|nan|Infinity|inf)\b')
+
+
+def _nonfinite_to_null(match):
+    token = match.group(0)
+    return token if token.startswith('"') else "null"
+
+
+def _finite(value):
+    """Replace non-finite floats (e.g. from 1e999) by None, recursively: missing data."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
+
+
+def parse_lenient_json(text, what):
+    """Parse JSON text in which bare NaN/Infinity stand for missing values."""
+    text = _BARE_NONFINITE.sub(_nonfinite_to_null, text)
+    try:
+        return _finite(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise InputError(f"{what}: not JSON ({err.msg} at line {err.lineno})") from None
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not JSON (not UTF-8 text)") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    return parse_lenient_json(text, path)
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_rate(metric):
+    return metric.endswith(RATE_SUFFIX)
+
+
+def entry_metrics(entry):
+    """The metrics of one JSON entry: time in seconds and the rate counters."""
+    metrics = {}
+    scale = TIME_UNIT_SECONDS.get(entry.get("time_unit", "ns"))
+    if scale is not None and is_number(entry.get("real_time")):
+        metrics[TIME] = entry["real_time"] * scale
+    for name, value in entry.items():
+        if is_rate(name) and is_number(value):
+            metrics[name] = float(value)
+    return metrics
+
+
+def entry_key(entry):
+    """The stable name of the benchmark an entry belongs to (shared by its repetitions)."""
+    if isinstance(entry.get("run_name"), str) and entry["run_name"]:
+        return entry["run_name"]
+    name = entry["name"]
+    suffix = "_" + str(entry.get("aggregate_name", ""))
+    if entry.get("run_type") == "aggregate" and name.endswith(suffix):
+        return name[: -len(suffix)]
+    return name
+
+
+class Bench:
+    """All entries of one benchmark in one run."""
+
+    def __init__(self, key):
+        self.key = key
+        self.level = key.split("/", 1)[0]
+        self.samples = {}     # metric -> per-repetition values (iteration entries)
+        self.aggregates = {}  # aggregate name ("mean", "median", "stddev") -> {metric: value}
+        self.repetitions = 1
+        self.errors = []      # error messages of errored entries
+
+    def add(self, entry):
+        if is_number(entry.get("repetitions")):
+            self.repetitions = max(self.repetitions, int(entry["repetitions"]))
+        if entry.get("error_occurred"):
+            self.errors.append(str(entry.get("error_message") or "error"))
+            return
+        metrics = entry_metrics(entry)
+        if entry.get("run_type") == "aggregate":
+            # "cv" is a fraction, not a time: never use it as an estimate.
+            self.aggregates[str(entry.get("aggregate_name"))] = metrics
+            return
+        for metric, value in metrics.items():
+            self.samples.setdefault(metric, []).append(value)
+
+    @property
+    def errored(self):
+        return bool(self.errors)
+
+    @property
+    def verification_failed(self):
+        return any(msg.lower().startswith("verification failed") for msg in self.errors)
+
+    def metrics(self):
+        """Metric names, time first, then the rates in name order."""
+        names = set(self.samples)
+        for agg in ("mean", "median"):
+            names.update(self.aggregates.get(agg, {}))
+        return sorted(names, key=lambda m: (m != TIME, m))
+
+    def values(self, metric):
+        return self.samples.get(metric, [])
+
+    def estimate(self, metric):
+        """Point estimate: the median of the repetitions, else the median/mean aggregate."""
+        values = self.values(metric)
+        if values:
+            return statistics.median(values)
+        for agg in ("median", "mean"):
+            value = self.aggregates.get(agg, {}).get(metric)
+            if value is not None:
+                return value
+        return None
+
+    def spread(self, metric):
+        """(min, max) over the repetitions, or None with fewer than two."""
+        values = self.values(metric)
+        return (min(values), max(values)) if len(values) >= 2 else None
+
+    def summary_stats(self, metric):
+        """(mean, stddev, n) from the aggregates, for files written with aggregates only."""
+        mean = self.aggregates.get("mean", {}).get(metric)
+        stddev = self.aggregates.get("stddev", {}).get(metric)
+        if mean is None or stddev is None or self.repetitions < 2:
+            return None
+        return mean, stddev, self.repetitions
+
+
+class Run:
+    """One gpu_bench JSON file."""
+
+    def __init__(self, path, context, benches):
+        self.path = path
+        self.context = context
+        self.benches = benches  # key -> Bench, in file order
+
+    @property
+    def fingerprint(self):
+        return str(self.context.get("device_fingerprint") or "") or None
+
+    @property
+    def device(self):
+        return str(self.context.get("device") or "unknown device")
+
+    @property
+    def device_id(self):
+        """What identifies the device for grouping: the fingerprint, else the device name."""
+        return self.fingerprint or self.device
+
+    @property
+    def name(self):
+        return os.path.basename(self.path)
+
+    def context_float(self, key):
+        try:
+            value = float(self.context.get(key))
+        except (TypeError, ValueError):
+            return None
+        return value if math.isfinite(value) else None
+
+
+def load_run(path):
+    """Read one run file; InputError when it is not Google Benchmark JSON."""
+    data = load_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise InputError(f'{path}: no "benchmarks" list (not Google Benchmark JSON output)')
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    benches = {}
+    for index, entry in enumerate(data["benchmarks"]):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise InputError(f"{path}: benchmarks[{index}] has no name")
+        key = entry_key(entry)
+        benches.setdefault(key, Bench(key)).add(entry)
+    return Run(path, context, benches)
+
+
+# ---------------------------------------------------------------- judging
+
+class Change:
+    """The comparison of one metric of one benchmark between two runs."""
+
+    def __init__(self, key, metric, base, cur, pvalue, test, verdict):
+        self.key, self.metric = key, metric
+        self.base, self.cur = base, cur
+        self.pvalue, self.test, self.verdict = pvalue, test, verdict
+
+    @property
+    def change(self):
+        """Relative change of the value itself, as people read it (+10% = value grew)."""
+        return self.cur / self.base - 1.0
+
+    @property
+    def slowdown(self):
+        """How much slower, uniformly for times and rates: +10% = took 1.1x as long."""
+        ratio = self.base / self.cur if is_rate(self.metric) else self.cur / self.base
+        return ratio - 1.0
+
+
+def significance(base, cur, metric):
+    """(p-value or None, how it was obtained) for the difference of one metric."""
+    x, y = base.values(metric), cur.values(metric)
+    if len(x) >= 2 and len(y) >= 2:
+        from scipy.stats import mannwhitneyu  # as compare.py does; imported late: exports don't need scipy
+        return float(mannwhitneyu(x, y, alternative="two-sided").pvalue), f"U test {len(x)}v{len(y)}"
+    sx, sy = base.summary_stats(metric), cur.summary_stats(metric)
+    if sx and sy:
+        return welch_pvalue(sx, sy), f"Welch t {sx[2]}v{sy[2]}"
+    # One value on a side has no spread to test against: the threshold alone decides.
+    return None, "single run"
+
+
+def welch_pvalue(sx, sy):
+    """Welch's t-test from (mean, stddev, n): the files only hold aggregates."""
+    from scipy.stats import ttest_ind_from_stats
+    p = ttest_ind_from_stats(sx[0], sx[1], sx[2], sy[0], sy[1], sy[2], equal_var=False).pvalue
+    if not math.isfinite(p):  # both stddevs zero: any difference is exact
+        return 1.0 if sx[0] == sy[0] else 0.0
+    return float(p)
+
+
+def compare_metric(base, cur, metric, threshold, alpha):
+    """A Change for one metric, or None when either side has no usable value."""
+    b, c = base.estimate(metric), cur.estimate(metric)
+    if b is None or c is None or b <= 0 or c <= 0:
+        return None
+    pvalue, test = significance(base, cur, metric)
+    significant = pvalue is None or pvalue < alpha
+    change = Change(base.key, metric, b, c, pvalue, test, UNCHANGED)
+    if change.slowdown > threshold:
+        change.verdict = REGRESSION if significant else INCONCLUSIVE
+    elif change.slowdown < -threshold:
+        change.verdict = IMPROVED if significant else INCONCLUSIVE
+    return change
+
+
+def compare_benches(base, cur, threshold, alpha):
+    """Changes of every metric the two share (time and each rate)."""
+    shared = [m for m in base.metrics() if m in set(cur.metrics())]
+    changes = (compare_metric(base, cur, m, threshold, alpha) for m in shared)
+    return [c for c in changes if c is not None]
+
+
+class GateResult:
+    """Everything the gate decides about two runs."""
+
+    def __init__(self):
+        self.changes = []           # Change, for benchmarks usable in both runs
+        self.missing = []           # keys in the baseline only
+        self.new = []               # keys in the current run only (not errored)
+        self.errored = []           # (key, message) errored in the current run
+        self.errored_baseline = []  # (key, message) errored in the baseline only
+
+    @property
+    def regressions(self):
+        return [c for c in self.changes if c.verdict == REGRESSION]
+
+    @property
+    def verification_failures(self):
+        return [(k, m) for k, m in self.errored if m.lower().startswith("verification failed")]
+
+
+def compare_runs(base, cur, threshold, alpha):
+    result = GateResult()
+    for key, bench in cur.benches.items():
+        if bench.errored:
+            result.errored.append((key, bench.errors[0]))
+        elif key not in base.benches:
+            result.new.append(key)
+    for key, old in base.benches.items():
+        bench = cur.benches.get(key)
+        if bench is None:
+            result.missing.append(key)
+        elif old.errored and not bench.errored:
+            result.errored_baseline.append((key, old.errors[0]))
+        elif not bench.errored:
+            result.changes.extend(compare_benches(old, bench, threshold, alpha))
+    return result
+
+
+# ---------------------------------------------------------------- formatting
+
+_RATE_UNITS = {"bytes_per_second": "B/s", "flop_per_second": "FLOP/s", "items_per_second": "items/s"}
+
+
+def rate_unit(metric):
+    return _RATE_UNITS.get(metric, metric[: -len(RATE_SUFFIX)] + "/s")
+
+
+def fmt_time(seconds):
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if abs(seconds) >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def fmt_si(value):
+    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g} {prefix}"
+    return f"{value:.3g} "
+
+
+def fmt_value(metric, value):
+    if value is None:
+        return "-"
+    if metric == TIME:
+        return fmt_time(value)
+    return fmt_si(value) + rate_unit(metric)
+
+
+def fmt_pct(fraction):
+    return f"{fraction * 100:+.1f}%"
+
+
+def metric_label(metric):
+    return "time" if metric == TIME else metric
+
+
+# ---------------------------------------------------------------- output
+
+def write_atomic(path, text):
+    """Write text to path via a temporary file and a rename: never left half-written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def run_cli(main, prog):
+    """Run main(); bad input becomes one line on stderr and exit status 2."""
+    try:
+        status = main()
+    except InputError as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        status = 2
+    except OSError as err:  # e.g. the output directory does not exist
+        print(f"{prog}: error: {err.filename or ''}: {err.strerror}", file=sys.stderr)
+        status = 2
+    sys.exit(status)
