@@ -1,6 +1,9 @@
 // Buffer creation and poisoning.
 #include "buffers.hpp"
 
+#include <algorithm>
+#include <thread>
+
 namespace gb {
 
 cl::Buffer make_buffer(size_t bytes, cl_mem_flags flags) {
@@ -15,6 +18,16 @@ void poison(const cl::Buffer& b, size_t bytes) {
   auto& q = session().queue();
   GB_CL(q.enqueueFillBuffer(b, pattern, 0, bytes));
   GB_CL(q.finish());
+}
+
+void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill) {
+  const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                          std::max<size_t>(1, n >> 20));
+  if (threads <= 1) return fill(0, n);
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t)
+    pool.emplace_back(fill, n * t / threads, n * (t + 1) / threads);
+  for (auto& th : pool) th.join();
 }
 
 }  // namespace gb

@@ -2,7 +2,7 @@
 // Inputs are random (never zeros: zeros hide unwritten outputs and compress in hardware).
 #pragma once
 #include <cstdint>
-#include <random>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -31,18 +31,34 @@ std::vector<T> download(const cl::Buffer& b, size_t count, size_t offset_element
 // Fills with 0xFF bytes: NaN as float/double, -1 as signed, max as unsigned. Blocking.
 void poison(const cl::Buffer& b, size_t bytes);
 
-// Deterministic per seed, so a configuration sees the same data on every device.
+// Deterministic per (seed, index): a counter-based generator (splitmix64), filled in parallel,
+// so gigabyte inputs take well under a second and every device sees the same data.
+inline uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Calls fill(begin, end) over [0, n) on several threads.
+void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill);
+
 template <typename T>
 std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double hi = 1.0) {
-  std::mt19937_64 rng(seed);
   std::vector<T> v(n);
-  if constexpr (std::is_floating_point_v<T>) {
-    std::uniform_real_distribution<T> dist(static_cast<T>(lo), static_cast<T>(hi));
-    for (auto& x : v) x = dist(rng);
-  } else {
-    std::uniform_int_distribution<int64_t> dist(static_cast<int64_t>(lo), static_cast<int64_t>(hi));
-    for (auto& x : v) x = static_cast<T>(dist(rng));
-  }
+  const uint64_t key = splitmix64(seed * 0x2545f4914f6cdd1dull + 1);
+  parallel_for(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint64_t r = splitmix64(key ^ (i * 0x9e3779b97f4a7c15ull));
+      const double unit = static_cast<double>(r >> 11) * 0x1p-53;  // [0, 1)
+      if constexpr (std::is_floating_point_v<T>) {
+        v[i] = static_cast<T>(lo + (hi - lo) * unit);
+      } else {
+        const double span = hi - lo + 1;
+        v[i] = static_cast<T>(static_cast<int64_t>(lo) + static_cast<int64_t>(unit * span));
+      }
+    }
+  });
   return v;
 }
 

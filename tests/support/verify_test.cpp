@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "options.hpp"
 
 namespace {
@@ -47,6 +49,30 @@ TEST(Worst, PicksHighestErrorToMarginRatio) {
   EXPECT_EQ(gb::worst({a, b, c}).what, "b");
   gb::Check bad{1, 0, "exact"};
   EXPECT_EQ(gb::worst({a, bad}).what, "exact");
+}
+
+}  // namespace
+
+#include "buffers.hpp"
+
+namespace {
+
+TEST(RandomVector, DeterministicInRangeAndNotConstant) {
+  auto a = gb::random_vector<float>(3000000, 7, -1, 1);
+  auto b = gb::random_vector<float>(3000000, 7, -1, 1);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, gb::random_vector<float>(3000000, 8, -1, 1));
+  double sum = 0;
+  for (float x : a) {
+    ASSERT_GE(x, -1.0f);
+    ASSERT_LE(x, 1.0f);
+    sum += x;
+  }
+  EXPECT_LT(std::fabs(sum / a.size()), 0.01);
+  EXPECT_NE(a[0], a[1]);
+  auto ints = gb::random_vector<int>(1000, 1, 0, 9);
+  EXPECT_EQ(*std::min_element(ints.begin(), ints.end()), 0);
+  EXPECT_EQ(*std::max_element(ints.begin(), ints.end()), 9);
 }
 
 }  // namespace
