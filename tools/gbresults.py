@@ -87,6 +87,11 @@ def is_rate(metric):
     return metric.endswith(RATE_SUFFIX)
 
 
+def is_verification_error(message):
+    """gpu_bench starts the message of a wrong result this way; other errors are OpenCL or setup trouble."""
+    return message.lower().startswith("verification failed")
+
+
 def entry_metrics(entry):
     """The metrics of one JSON entry: time in seconds and the rate counters."""
     metrics = {}
@@ -141,7 +146,7 @@ class Bench:
 
     @property
     def verification_failed(self):
-        return any(msg.lower().startswith("verification failed") for msg in self.errors)
+        return any(map(is_verification_error, self.errors))
 
     def metrics(self):
         """Metric names, time first, then the rates in name order."""
@@ -287,7 +292,8 @@ def compare_metric(base, cur, metric, threshold, alpha):
 
 def compare_benches(base, cur, threshold, alpha):
     """Changes of every metric the two share (time and each rate)."""
-    shared = [m for m in base.metrics() if m in set(cur.metrics())]
+    current = set(cur.metrics())
+    shared = [m for m in base.metrics() if m in current]
     changes = (compare_metric(base, cur, m, threshold, alpha) for m in shared)
     return [c for c in changes if c is not None]
 
@@ -308,7 +314,7 @@ class GateResult:
 
     @property
     def verification_failures(self):
-        return [(k, m) for k, m in self.errored if m.lower().startswith("verification failed")]
+        return [(k, m) for k, m in self.errored if is_verification_error(m)]
 
 
 def compare_runs(base, cur, threshold, alpha):

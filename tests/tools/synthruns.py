@@ -7,11 +7,13 @@ import os
 import random
 import statistics
 import subprocess
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.normpath(os.path.join(HERE, "..", "..", "tools"))
 FINGERPRINT_A = "0123456789abcdef"
 FINGERPRINT_B = "fedcba9876543210"
+IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 def context(fingerprint=FINGERPRINT_A, device="Synthetic GPU A", **extra):
@@ -90,3 +92,17 @@ def write_run(path, entries, ctx=None):
 def run_tool(tool, *args):
     """Run tools/<tool> (executable, #!/usr/bin/python3) and return the CompletedProcess."""
     return subprocess.run([os.path.join(TOOLS, tool), *args], capture_output=True, text=True, timeout=300)
+
+
+def need(available, what):
+    """Skip without a dependency, but fail in CI, where a skip would hide a broken setup."""
+    if available:
+        return
+    if IN_CI:
+        raise AssertionError(f"{what} is required in CI (CI=true)")
+    raise unittest.SkipTest(f"{what} is not installed; skipping")
+
+
+def have_matplotlib():
+    done = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True)
+    return done.returncode == 0

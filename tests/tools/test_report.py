@@ -1,0 +1,184 @@
+# test_report.py: renders tools/report on synthetic runs and checks the page, then loads it in headless Chromium.
+# The browser check screenshots the page and reads the loaded DOM for its charts (no Chromium: skip; CI=true: fail).
+"""Run with: /usr/bin/python3 -m unittest discover -s tests/tools -v"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synthruns as sr  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+GEMM = "L1/GEMM/tiled/n:1024/wg:{}/manual_time"
+GEMM_SHAPES = {"8x8": 1.6, "16x4": 1.4, "4x16": 1.9, "16x16": 1.0, "32x8": 1.1, "8x32": 1.5, "32x32": 1.3,
+               "64x4": 1.2, "auto": 1.25}
+STENCIL = "L1/Stencil/5pt/n:4096/wg:{}/manual_time"
+
+
+def run_entries(seed, slow_gemm=1.0, speed=1.0, broken=False):
+    """One run: L0 ceilings, L1 work-group sweeps, L2 cases; times in ns scaled by 1/speed."""
+    def times(ns, rel_sd=0.01):
+        return sr.noisy(ns / speed, 5, rel_sd, seed + int(ns) % 97)
+    entries = sr.bench("L0/Compute/fma/type:float/manual_time", times(1e6), flop=1e10)
+    entries += sr.bench("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:3/manual_time",
+                        times(1e6), bytes_moved=8e8)
+    for shape, factor in GEMM_SHAPES.items():
+        slow = slow_gemm if shape == "16x16" else 1.0
+        entries += sr.bench(GEMM.format(shape), times(2e6 * factor * slow), flop=2 * 1024 ** 3,
+                            bytes_moved=3 * 4 * 1024 ** 2)
+    for size, factor in (("64", 1.3), ("128", 1.0), ("256", 1.1)):
+        entries += sr.bench(STENCIL.format(size), times(5e5 * factor), flop=5 * 4096 ** 2,
+                            bytes_moved=2 * 4 * 4096 ** 2)
+    entries += sr.bench("L2/Reduce/sum/n:16M/manual_time", times(3e5), flop=16e6, bytes_moved=64e6)
+    error = "verification failed: max rel error 0.2 > 1e-5" if broken else None
+    entries += sr.bench("L2/Scan/inclusive/n:16M/manual_time", times(4e5), error=error)
+    entries[0]["bytes_per_second"] = float("nan")  # bare NaN in the input: treated as missing
+    return entries
+
+
+def timeline():
+    points = [[0.05 * i, 1e13 * min(1.0, 0.4 + 0.1 * i)] for i in range(12)]
+    return json.dumps(points)
+
+
+def write_runs(directory):
+    """Three runs of device A (the last one slower in GEMM 16x16 and broken in Scan), one of device B."""
+    a = sr.context(sr.FINGERPRINT_A, "Synthetic GPU A", clock_ramp_timeline=timeline())
+    b = sr.context(sr.FINGERPRINT_B, "Synthetic GPU B")
+    specs = [("a1.json", run_entries(1), a), ("a2.json", run_entries(2), a),
+             ("b1.json", run_entries(3, speed=1.5), b),
+             ("a3.json", run_entries(4, slow_gemm=1.2, broken=True), a)]
+    return [sr.write_run(os.path.join(directory, name), entries, ctx) for name, entries, ctx in specs]
+
+
+class ReportCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.runs = write_runs(cls.tmp.name)
+        cls.html_path = os.path.join(cls.tmp.name, "report.html")
+        cls.done = sr.run_tool("report", *cls.runs, "-o", cls.html_path)
+        with open(cls.html_path, encoding="utf-8") as handle:
+            cls.html = handle.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+
+class Page(ReportCase):
+    def test_report_is_written_atomically(self):
+        self.assertEqual(self.done.returncode, 0, self.done.stderr)
+        leftovers = [f for f in os.listdir(self.tmp.name) if f.endswith(".tmp")]
+        self.assertEqual(leftovers, [])
+
+    def test_page_is_self_contained(self):
+        # Namespace URIs inside SVG are names, not requests; anything else that would load must be absent.
+        without_ns = re.sub(r'xmlns(:\w+)?="[^"]*"', "", self.html)
+        for pattern in (r"<script[^>]+src=", r"<link\b", r"<img\b", r"@import", r"url\((?!#)",
+                        r"https?://", r"<iframe\b"):
+            self.assertIsNone(re.search(pattern, without_ns), pattern)
+
+    def test_page_has_every_section(self):
+        kinds = re.findall(r'data-kind="(\w+)"', self.html)
+        self.assertEqual(kinds.count("roofline"), 2)  # one per device
+        self.assertEqual(kinds.count("heatmap"), 2)   # GEMM (2-D shapes) and Stencil (1-D sizes)
+        self.assertEqual(kinds.count("timeline"), 1)  # only device A has a clock ramp
+        self.assertEqual(kinds.count("devices"), 1)
+        self.assertGreaterEqual(kinds.count("history"), 10)
+        for title in ("Summary per level", "Roofline", "Work-group shapes", "Clock ramp", "History", "Devices"):
+            self.assertIn(f"<h2>{title}</h2>", self.html)
+
+    def test_regression_and_errors_are_marked(self):
+        # a3 is slower than a2 in GEMM 16x16 by 20%: its history shows a regression point with a tooltip.
+        row = re.search(re.escape(GEMM.format("16x16")) + r"</code></td><td>(<svg.*?</svg>)", self.html)
+        self.assertIsNotNone(row)
+        self.assertEqual(row.group(1).count('class="regression"'), 1)
+        self.assertIn("REGRESSION: time +", row.group(1))
+        other = re.search(re.escape(GEMM.format("8x8")) + r"</code></td><td>(<svg.*?</svg>)", self.html)
+        self.assertNotIn('class="regression"', other.group(1))
+        self.assertIn('<li class="verification"><code>L2/Scan/inclusive/n:16M/manual_time</code>', self.html)
+
+    def test_heatmap_caption_names_best_and_driver_choice(self):
+        # In a3, 16x16 is 20% slower than before, so 32x8 (1.1x in a1) is now the best shape.
+        self.assertIn("L1/GEMM/tiled/n:1024/manual_time: best wg:32x8", self.html)
+        self.assertIn("driver&#x27;s choice (wg:auto)", self.html)
+
+    def test_bad_input_leaves_no_file(self):
+        out = os.path.join(self.tmp.name, "bad.html")
+        done = sr.run_tool("report", self.runs[0], os.path.join(self.tmp.name, "missing.json"), "-o", out)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        self.assertFalse(os.path.exists(out))
+
+
+class SparseRuns(unittest.TestCase):
+    """Runs without L0 ceilings, work-group sweeps or a clock ramp still give a page that says so."""
+
+    def test_sections_explain_what_is_missing(self):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = sr.context()
+            del ctx["device_fingerprint"]
+            one = sr.write_run(os.path.join(tmp, "one.json"), sr.bench("L2/Reduce/sum/manual_time", [3e5]), ctx)
+            none = sr.write_run(os.path.join(tmp, "none.json"), [], ctx)
+            out = os.path.join(tmp, "r.html")
+            done = sr.run_tool("report", one, none, "-o", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out, encoding="utf-8") as handle:
+                page = handle.read()
+        self.assertNotIn("data-kind=", page)
+        for text in ("no case reports both flop_per_second and bytes_per_second",
+                     "No benchmark in the latest run varies its work-group shape",
+                     "no clock_ramp_timeline", "No benchmark in two of these runs"):
+            self.assertIn(text, page)
+
+
+class Browser(ReportCase):
+    """Loads the page in headless Chromium, as a person's browser would, without network."""
+
+    def chromium(self, *args):
+        sr.need(os.path.exists(CHROMIUM), "chromium (Debian package)")
+        profile = tempfile.mkdtemp(prefix="chromium-profile-")
+        self.addCleanup(shutil.rmtree, profile, True)
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"]
+        url = "file://" + self.html_path
+        return subprocess.run([CHROMIUM, *flags, *args, url], capture_output=True, text=True, timeout=240)
+
+    def test_loaded_dom_has_rendered_charts(self):
+        done = self.chromium("--dump-dom")
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        dom = done.stdout
+        expected = len(re.findall(r'data-kind="\w+"', self.html))
+        # The page's inline script marks each chart the browser laid out with a non-empty box.
+        rendered = re.search(r'data-charts-rendered="(\d+)"', dom)
+        self.assertIsNotNone(rendered, "the page's script did not run")
+        self.assertEqual(int(rendered.group(1)), expected)
+        self.assertEqual(dom.count('data-rendered="yes"'), expected)
+        for kind in ("roofline", "heatmap", "timeline", "history", "devices"):
+            self.assertRegex(dom, rf'data-kind="{kind}"[^>]*data-rendered="yes"')
+
+    def test_screenshot_shows_the_page(self):
+        shot = os.path.join(self.tmp.name, "report.png")
+        done = self.chromium(f"--screenshot={shot}", "--window-size=1280,2400", "--hide-scrollbars")
+        self.assertTrue(os.path.exists(shot), done.stderr[-2000:])
+        self.assertGreater(os.path.getsize(shot), 20_000)  # a blank page is a few kB
+        import matplotlib.image
+        pixels = matplotlib.image.imread(shot)
+        self.assertEqual(pixels.shape[:2], (2400, 1280))
+        self.assertGreater(float(pixels[..., :3].std()), 0.05)  # not one flat colour
+        colourful = (pixels[..., :3].max(axis=2) - pixels[..., :3].min(axis=2)) > 0.3
+        self.assertGreater(float(colourful.mean()), 0.005)  # the charts' colours, not only black text
+
+
+if __name__ == "__main__":
+    unittest.main()
