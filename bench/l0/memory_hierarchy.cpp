@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "bytes_label.hpp"
 #include "gpu_bench.hpp"
 #include "reference/memory_hierarchy.hpp"
 
@@ -24,13 +25,6 @@ std::vector<size_t> working_sets(size_t first, int size_class) {
   for (size_t ws = first; ws <= last_by_class[size_class - 1]; ws *= size_class == 1 ? 4 : 2)
     sets.push_back(ws);
   return sets;
-}
-
-std::string bytes_label(size_t bytes) {
-  if (bytes >= (1u << 30) && bytes % (1u << 30) == 0) return std::to_string(bytes >> 30) + "GiB";
-  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
-  if (bytes >= (1u << 10) && bytes % (1u << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
-  return std::to_string(bytes) + "B";
 }
 
 // Chase steps per kernel: at least 256 passes over a small cycle, so the cold misses of each
@@ -168,14 +162,14 @@ void register_memory_hierarchy() {
   const int size = gb::session().size_class();
   const auto max_alloc = gb::session().info().max_alloc_bytes;
   for (size_t ws : working_sets(1024, size)) {
-    auto name = gb::bench_name("L0/Latency/pointer_chase", {{"ws", bytes_label(ws)}, {"size", std::to_string(size)}});
+    auto name = gb::bench_name("L0/Latency/pointer_chase", {{"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else
       gb::add_benchmark(name, [ws, size](benchmark::State& st) { run_chase(st, ws, size); });
   }
   for (size_t ws : working_sets(4096, size)) {
-    auto name = gb::bench_name("L0/CacheBandwidth/read", {{"type", "float4"}, {"ws", bytes_label(ws)}, {"size", std::to_string(size)}});
+    auto name = gb::bench_name("L0/CacheBandwidth/read", {{"type", "float4"}, {"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else
