@@ -1,6 +1,7 @@
 // L0/ImageRead: RGBA float image (texture) reads through a nearest sampler, with a 2-D work-group
 // shape sweep. Bytes per unit: the whole image (16 B a pixel) plus one float written per work item.
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include "gpu_bench.hpp"
@@ -28,28 +29,32 @@ size_t image_side(int size_class) {
 struct Params {
   gb::WorkGroup wg;
   int size_class;
-  std::string key() const { return wg.label() + "/" + std::to_string(size_class); }
 };
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
-  size_t width = 0, rows = 0;
-  std::vector<float> pixels;
-  cl::Kernel kernel;
-  cl::Image2D image;
-  cl::Buffer sums;
-  cl::NDRange global, local;
+// ---- set-up (once per size: the work-group shapes of a sweep share the image) ----------------
+struct Shape {  // what each work-group shape measures and verifies on its own
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+struct Fixture {
+  size_t width = 0, rows = 0;
+  std::vector<float> pixels;
+  std::vector<double> want;  // column sums
+  cl::Kernel kernel;
+  cl::Image2D image;
+  cl::Buffer sums;
+  std::map<std::string, Shape> shapes;  // by work-group label
+};
+
+std::unique_ptr<Fixture> make_fixture(int size_class) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  const size_t side = image_side(p.size_class);
+  const size_t side = image_side(size_class);
   fx->width = side;
   fx->rows = side / kItems;
   fx->pixels = gb::random_vector<float>(side * side * 4, 41);
+  fx->want = ref::image_column_sums(fx->pixels, fx->width, fx->rows, kItems);
   cl_int err = CL_SUCCESS;
   fx->image = cl::Image2D(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                           cl::ImageFormat(CL_RGBA, CL_FLOAT), side, side, 0, fx->pixels.data(), &err);
@@ -60,30 +65,29 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   GB_CL(fx->kernel.setArg(1, fx->sums));
   GB_CL(fx->kernel.setArg(2, static_cast<cl_int>(fx->width)));
   GB_CL(fx->kernel.setArg(3, static_cast<cl_int>(fx->rows)));
-  fx->global = gb::padded_global(fx->width, fx->rows, 1, p.wg);
-  fx->local = p.wg.local();
   return fx;
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("image" + p.key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  auto& fx = gb::cached_fixture<Fixture>("image" + std::to_string(p.size_class),
+                                         [&] { return make_fixture(p.size_class); });
+  auto& shape = fx.shapes[p.wg.label()];
+  const cl::NDRange global = gb::padded_global(fx.width, fx.rows, 1, p.wg), local = p.wg.local();
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, global, local); };
+  if (shape.calibration.unit_seconds == 0) shape.calibration = gb::calibrate(unit);
   const size_t outputs = fx.width * fx.rows;
-  if (!fx.check) gb::poison(fx.sums, outputs * sizeof(float));
+  if (!shape.check) gb::poison(fx.sums, outputs * sizeof(float));
 
-  gb::Sampler sampler(state, fx.calibration);
+  gb::Sampler sampler(state, shape.calibration);
   for (auto _ : state) sampler.sample(unit);
 
-  if (!fx.check)
-    fx.check = gb::check_relative(gb::download<float>(fx.sums, outputs),
-                                  ref::image_column_sums(fx.pixels, fx.width, fx.rows, kItems), 1e-5,
-                                  "image column sums");
+  if (!shape.check)
+    shape.check = gb::check_relative(gb::download<float>(fx.sums, outputs), fx.want, 1e-5, "image column sums");
   const double pixels = static_cast<double>(fx.width) * fx.rows * kItems;
   sampler.report({pixels * kPixelBytes + outputs * sizeof(float), 0, pixels});
   state.counters["image_bytes"] = pixels * kPixelBytes;
-  gb::report_check(state, *fx.check);
+  gb::report_check(state, *shape.check);
 }
 
 // ---- registration ----------------------------------------------------------------------------
