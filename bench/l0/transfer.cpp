@@ -59,6 +59,7 @@ std::vector<uint32_t> random_words(size_t n, uint64_t seed) {
 // ---- set-up (once per configuration) ----------------------------------------------------------
 struct Fixture {
   size_t bytes = 0;
+  cl::CommandQueue queue;        // the session's queue (held here: the fixture may outlive the session)
   cl::Buffer device;             // the device side of every route
   std::vector<uint32_t> source;  // the data that should arrive
   std::vector<uint32_t> host;    // pageable host side (write: a copy of source; read: destination)
@@ -70,18 +71,17 @@ struct Fixture {
   Fixture() = default;
   Fixture(const Fixture&) = delete;
   Fixture& operator=(const Fixture&) = delete;
-  ~Fixture() {
-    if (!pinned_ptr) return;
-    auto& q = gb::session().queue();
-    if (q.enqueueUnmapMemObject(pinned, pinned_ptr) == CL_SUCCESS) q.finish();
+  ~Fixture() {  // no throwing here: errors while unmapping only leak the mapping
+    if (pinned_ptr && queue.enqueueUnmapMemObject(pinned, pinned_ptr) == CL_SUCCESS) queue.finish();
   }
   // The host memory the transfer reads from or writes to.
   void* host_side(Route r) { return r == Route::pinned ? pinned_ptr : host.data(); }
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
-  auto& q = gb::session().queue();
   auto fx = std::make_unique<Fixture>();
+  fx->queue = gb::session().queue();
+  auto& q = fx->queue;
   fx->bytes = p.bytes;
   const size_t words = p.bytes / sizeof(uint32_t);
   fx->source = random_words(words, 0xC0FFEE + p.bytes);
@@ -101,7 +101,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
 
 // `reps` transfers of the whole buffer, then a finish.
 void transfer(Fixture& fx, const Params& p, int reps) {
-  auto& q = gb::session().queue();
+  auto& q = fx.queue;
   const size_t n = fx.bytes;
   for (int r = 0; r < reps; ++r) {
     if (p.route == Route::map) {  // blocking map, the application's memcpy, unmap
