@@ -15,13 +15,14 @@ void spin_for(double seconds) {
 }
 
 TEST(CalibrateHost, ReachesTargetWithAPowerOfTwo) {
+  // Only bounds that hold on a loaded machine: a spin lasts at least its time, maybe longer.
   int total = 0;
   auto c = gb::calibrate_host([&](int reps) { total += reps; spin_for(reps * 100e-6); }, 2e-3);
-  EXPECT_GE(c.reps * 100e-6, 2e-3 * 0.99);
   EXPECT_EQ(c.reps & (c.reps - 1), 0) << c.reps;
-  EXPECT_LE(c.reps, 64);  // 20 needed: the next power of two, or one above with a noisy clock
-  EXPECT_NEAR(c.rep_seconds, 100e-6, 60e-6);
-  EXPECT_GE(total, 2 + c.reps);  // two warm-up runs of one repetition, then the calibrated run
+  EXPECT_LE(c.reps, 32);  // 20 repetitions of 100 us reach 2 ms
+  EXPECT_GE(c.rep_seconds, 100e-6);
+  EXPECT_GE(c.rep_seconds * c.reps, 2e-3);  // the calibrated run itself reached the target
+  EXPECT_GE(total, 2 + c.reps);             // two warm-up runs of one repetition, then the rest
 }
 
 TEST(CalibrateHost, StopsAtMaximum) {
