@@ -17,8 +17,9 @@ constexpr size_t kGroupSize = 256;   // memory_hierarchy_read's work group
 constexpr size_t kGroupsPerCU = 8;   // 2048 work items per compute unit: a full H200 SM
 constexpr size_t kElementBytes = 16; // float4 loads
 
-// Working sets: 1 KiB (latency) or 4 KiB (bandwidth) doubling to 256 MiB at size 3 (H200's L2
-// is 60 MB: the last points are DRAM); size 1 (PoCL in CI) quadruples up to 4 MiB.
+// Working sets: 1 KiB (latency) or 4 KiB (bandwidth), doubling up to 64 MiB (size 2), 256 MiB
+// (size 3: H200's L2 is 60 MB, so the last points are DRAM) or 1 GiB (size 4); size 1 (PoCL in
+// CI) quadruples up to 4 MiB.
 std::vector<size_t> working_sets(size_t first, int size_class) {
   static const size_t last_by_class[] = {4u << 20, 64u << 20, 256u << 20, size_t(1) << 30};
   std::vector<size_t> sets;
