@@ -1,0 +1,160 @@
+// L0/Atomics: global and local atomic add on int and float (native cl_ext_float_atomics, or a
+// compare-and-swap loop), from each work item on its own address to all on one. Items per unit:
+// atomic adds (work items * iterations); no bytes are declared.
+#include <algorithm>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/atomics.hpp"
+
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT  // cl_ext_float_atomics, absent from older headers
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#endif
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Space { global, local };
+enum class Type { int32, float_cas, float_native };
+const char* type_name(Type t) {
+  static const char* names[] = {"int", "float_cas", "float_native"};
+  return names[static_cast<int>(t)];
+}
+const char* define_of(Type t) {
+  static const char* names[] = {"COUNTER_INT", "COUNTER_FLOAT_CAS", "COUNTER_FLOAT_NATIVE"};
+  return names[static_cast<int>(t)];
+}
+
+constexpr size_t kGroup = 256;
+// Iterations per work item. Float sums stay exact: global, 2^18 sharers x 16 x at most 4 is
+// 2^24; local, 256 x 64 x 4.
+constexpr uint32_t kGlobalIters = 16, kLocalIters = 64;
+// A CAS loop under contention c costs O(c) failed attempts per success: above this the figure
+// measures retry storms, and at 2^18 sharers a single launch would take seconds.
+constexpr size_t kMaxCasContention = 256;
+
+size_t work_items_of(int size_class) {
+  static const size_t by_class[] = {4096, 65536, 262144, 262144};
+  return by_class[size_class - 1];
+}
+
+struct Params {
+  Space space;
+  Type type;
+  size_t contention;  // work items per address
+  int size_class;
+  size_t work_items() const { return work_items_of(size_class); }
+  size_t sharers_max() const { return space == Space::global ? work_items() : kGroup; }
+  size_t addresses() const { return sharers_max() / contention; }
+  uint32_t iters() const { return space == Space::global ? kGlobalIters : kLocalIters; }
+  size_t counters() const { return space == Space::global ? addresses() : work_items() / kGroup * addresses(); }
+  std::string key() const {
+    return std::to_string(static_cast<int>(space)) + type_name(type) + std::to_string(contention) + "/" +
+           std::to_string(size_class);
+  }
+};
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  cl::Kernel kernel;
+  cl::Buffer counters;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::string build_options(Type t, uint32_t iters) {
+  std::string o = std::string("-D") + define_of(t) + " -DITERS=" + std::to_string(iters) + " -DGROUP=" + std::to_string(kGroup);
+  if (t == Type::float_native) {
+    const auto& c = gb::session().info().opencl_c_version;  // "OpenCL C 3.0 ..." or "OpenCL C 2.0 ..."
+    o += c.rfind("OpenCL C 3", 0) == 0 ? " -cl-std=CL3.0" : " -cl-std=CL2.0";
+  }
+  return o;
+}
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto fx = std::make_unique<Fixture>();
+  fx->kernel = gb::session().kernel("l0/atomics.cl", p.space == Space::global ? "atomics_global" : "atomics_local",
+                                    build_options(p.type, p.iters()));
+  fx->counters = gb::make_buffer(p.counters() * 4);
+  GB_CL(fx->kernel.setArg(0, fx->counters));
+  GB_CL(fx->kernel.setArg(1, static_cast<cl_uint>(p.addresses())));
+  return fx;
+}
+
+// Global counters accumulate over the timed launches, so the check is one more launch from zero.
+gb::Check verify(Fixture& fx, const Params& p) {
+  auto& q = gb::session().queue();
+  const size_t bytes = p.counters() * 4;
+  if (p.space == Space::global)
+    GB_CL(q.enqueueFillBuffer(fx.counters, cl_uint(0), 0, bytes));
+  else
+    gb::poison(fx.counters, bytes);
+  GB_CL(q.enqueueNDRangeKernel(fx.kernel, cl::NullRange, cl::NDRange(p.work_items()), cl::NDRange(kGroup)));
+  GB_CL(q.finish());
+  const auto want = p.space == Space::global ? ref::atomic_global_sums(p.work_items(), p.addresses(), p.iters())
+                                             : ref::atomic_local_sums(p.work_items(), kGroup, p.addresses(), p.iters());
+  if (p.type == Type::int32) return gb::check_exact(gb::download<int32_t>(fx.counters, p.counters()), want, "int sums");
+  // Integer-valued floats below 2^24 add exactly in any order: the margin only allows rounding.
+  return gb::check_relative(gb::download<float>(fx.counters, p.counters()), want, 1e-6, "float sums");
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>("atomics" + p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(p.work_items()), cl::NDRange(kGroup)); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  sampler.report({0, 0, static_cast<double>(p.work_items()) * p.iters()});
+  state.counters["contention"] = static_cast<double>(p.contention);
+  state.counters["addresses"] = static_cast<double>(p.addresses());
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+cl_bitfield float_atomic_caps() {
+  if (!gb::session().info().has_extension("cl_ext_float_atomics")) return 0;
+  cl_bitfield caps = 0;
+  if (clGetDeviceInfo(gb::session().device()(), CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT, sizeof caps, &caps,
+                      nullptr) != CL_SUCCESS)
+    return 0;
+  return caps;
+}
+
+void register_atomics() {
+  auto& s = gb::session();
+  const int size = s.size_class();
+  const cl_bitfield caps = float_atomic_caps();
+  const bool group_fits = s.info().max_work_group_size >= kGroup && s.info().max_work_item_sizes[0] >= kGroup;
+  for (Space space : {Space::global, Space::local})
+    for (Type type : {Type::int32, Type::float_cas, Type::float_native}) {
+      const size_t all = Params{space, type, 1, size}.sharers_max();
+      // 1, 2, 4 ... all (size 1: 1, 4, 16 ... all).
+      std::vector<size_t> contentions;
+      for (size_t c = 1; c < all; c *= size == 1 ? 4 : 2) contentions.push_back(c);
+      contentions.push_back(all);
+      for (size_t c : contentions) {
+        if (type == Type::float_cas && c > kMaxCasContention) continue;
+        Params p{space, type, c, size};
+        auto name = gb::bench_name("L0/Atomics", {{"", space == Space::global ? "global" : "local"},
+                                                  {"", type_name(type)},
+                                                  {"contention", c == all ? "all" : std::to_string(c)},
+                                                  {"size", std::to_string(size)}});
+        const cl_bitfield needed = space == Space::global ? CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT : CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;
+        if (type == Type::float_native && !(caps & needed))
+          gb::skip_variant(name, "no cl_ext_float_atomics fp32 add in this memory (float_cas is the CAS-loop variant)");
+        else if (!group_fits)
+          gb::skip_variant(name, "needs a work group of 256");
+        else
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      }
+    }
+}
+GB_CASE(register_atomics);
+
+}  // namespace

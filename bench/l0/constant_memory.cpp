@@ -1,0 +1,92 @@
+// L0/ConstantMemory: reads of a 16 KiB __constant table, uniform across a group (broadcast) or
+// divergent (each work item its own word). Bytes per unit: 4 per load delivered to a work item.
+#include <algorithm>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/local_memory.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+constexpr size_t kWords = 4096, kUnroll = 16, kGroupSize = 256, kGroupsPerCU = 8;
+
+struct Params {
+  bool divergent;
+  int size_class;
+  size_t rounds() const {
+    static const size_t by_class[] = {16, 128, 512, 512};
+    return by_class[size_class - 1];
+  }
+  ref::ConstantRead layout() const { return {kWords, kUnroll, rounds(), divergent}; }
+};
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  size_t work_items = 0, group = 0;
+  std::vector<float> table;
+  cl::Kernel kernel;
+  cl::Buffer in, out;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  std::string options = "-DCONST_WORDS=" + std::to_string(kWords) + " -DUNROLL=" + std::to_string(kUnroll) +
+                        (p.divergent ? " -DDIVERGENT" : "");
+  fx->kernel = s.kernel("l0/constant_memory.cl", "constant_memory_read", options);
+  fx->group = std::min({kGroupSize, s.kernel_work_group_size(fx->kernel), s.info().max_work_item_sizes[0]});
+  fx->work_items = s.info().compute_units * kGroupsPerCU * fx->group;
+  fx->table = gb::random_vector<float>(kWords, 31);
+  fx->in = gb::upload(fx->table, CL_MEM_READ_ONLY);
+  fx->out = gb::make_buffer(fx->work_items * sizeof(float));
+  GB_CL(fx->kernel.setArg(0, fx->in));
+  GB_CL(fx->kernel.setArg(1, fx->out));
+  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(p.rounds())));
+  return fx;
+}
+
+gb::Check verify(const Fixture& fx, const Params& p) {
+  const auto per_lid = ref::constant_read_sums(fx.table, p.layout(), fx.group);
+  std::vector<float> want(fx.work_items);
+  for (size_t gid = 0; gid < fx.work_items; ++gid) want[gid] = per_lid[gid % fx.group];
+  return gb::check_relative(gb::download<float>(fx.out, fx.work_items), want, 1e-6, "constant sums");
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(std::string("constant") + (p.divergent ? "d" : "u") + std::to_string(p.size_class),
+                                         [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, fx.work_items * sizeof(float));
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
+  sampler.report({loads * sizeof(float), 0, loads});
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_constant_memory() {
+  const int size = gb::session().size_class();
+  cl_ulong max_constant = 0;
+  GB_CL(gb::session().device().getInfo(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, &max_constant));
+  for (bool divergent : {false, true}) {
+    Params p{divergent, size};
+    auto name = gb::bench_name("L0/ConstantMemory/read", {{"access", divergent ? "divergent" : "uniform"},
+                                                           {"size", std::to_string(size)}});
+    if (max_constant < kWords * sizeof(float))
+      gb::skip_variant(name, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE below 16 KiB");
+    else
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  }
+}
+GB_CASE(register_constant_memory);
+
+}  // namespace

@@ -1,0 +1,228 @@
+// L0/Enqueue: launch overhead broken down, on in-order and out-of-order queues: host cost of one
+// enqueue, dispatch latency, round trip, back-to-back throughput, and frames under sync cadences.
+// Items: launches (frames for sync_cadence); times are host clock except dispatch (event spans).
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "host_timing.hpp"
+#include "reference/enqueue_overhead.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Measure { host_enqueue, dispatch, roundtrip, back_to_back, sync_cadence };
+const char* measure_name(Measure m) {
+  static const char* names[] = {"host_enqueue", "dispatch", "roundtrip", "back_to_back", "sync_cadence"};
+  return names[static_cast<int>(m)];
+}
+
+constexpr int kStages = 4;       // small kernels per frame
+constexpr int kStageSteps = 16;  // STAGE_STEPS
+
+struct Params {
+  Measure measure;
+  bool out_of_order;
+  int cadence;  // sync_cadence: finish after every `cadence` frames
+  int size_class;
+  // Launches per iteration (host_enqueue, back_to_back) or frames per iteration (sync_cadence).
+  int reps() const {
+    if (measure == Measure::dispatch || measure == Measure::roundtrip) return 1;
+    if (measure == Measure::sync_cadence) return size_class == 1 ? 100 : 1000;
+    return size_class == 1 ? 64 : 1024;
+  }
+  size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
+  std::string queue_name() const { return out_of_order ? "out_of_order" : "in_order"; }
+  std::string key() const {
+    return std::string(measure_name(measure)) + queue_name() + std::to_string(cadence) + "/" + std::to_string(size_class);
+  }
+};
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  cl::CommandQueue queue;  // the session's in-order queue, or an out-of-order one made here
+  cl::Kernel empty;
+  std::array<cl::Kernel, kStages> stages;
+  cl::Buffer launches, out;
+  std::array<cl_uint, 1 + kStages> enqueued{};  // launches the host made since the counters were zeroed
+  std::optional<gb::Check> check;
+
+  void enqueue_empty(cl::Event* event = nullptr) {
+    GB_CL(queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, event));
+    ++enqueued[0];
+  }
+  void enqueue_frame(size_t items) {
+    for (int s = 0; s < kStages; ++s) {
+      GB_CL(queue.enqueueNDRangeKernel(stages[s], cl::NullRange, cl::NDRange(items)));
+      ++enqueued[1 + s];
+    }
+  }
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  if (p.out_of_order) {
+    cl_int err = CL_SUCCESS;
+    fx->queue = cl::CommandQueue(s.context(), s.device(),
+                                 CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    GB_CL(err);
+  } else {
+    fx->queue = s.queue();
+  }
+  const std::string options = "-DSTAGE_STEPS=" + std::to_string(kStageSteps);
+  fx->launches = gb::make_buffer((1 + kStages) * sizeof(cl_uint));
+  GB_CL(fx->queue.enqueueFillBuffer(fx->launches, cl_uint(0), 0, (1 + kStages) * sizeof(cl_uint)));
+  fx->out = gb::make_buffer(kStages * p.stage_items() * sizeof(float));
+  GB_CL(fx->queue.enqueueFillBuffer(fx->out, cl_uchar(0xFF), 0, kStages * p.stage_items() * sizeof(float)));
+  fx->empty = s.kernel("l0/enqueue_overhead.cl", "enqueue_overhead_empty", options);
+  GB_CL(fx->empty.setArg(0, fx->launches));
+  for (int st = 0; st < kStages; ++st) {
+    // One kernel object per stage, its arguments set once: the loop only enqueues.
+    fx->stages[st] = s.kernel("l0/enqueue_overhead.cl", "enqueue_overhead_stage", options);
+    GB_CL(fx->stages[st].setArg(0, fx->out));
+    GB_CL(fx->stages[st].setArg(1, fx->launches));
+    GB_CL(fx->stages[st].setArg(2, static_cast<cl_uint>(st)));
+  }
+  GB_CL(fx->queue.finish());
+  // Warm-up, outside any timing: first launches pay for code upload and lazy set-up.
+  for (int i = 0; i < 4; ++i) fx->enqueue_empty();
+  fx->enqueue_frame(p.stage_items());
+  GB_CL(fx->queue.finish());
+  return fx;
+}
+
+gb::Check verify(Fixture& fx, const Params& p) {
+  GB_CL(fx.queue.finish());
+  std::vector<cl_uint> got(1 + kStages);
+  GB_CL(fx.queue.enqueueReadBuffer(fx.launches, CL_TRUE, 0, got.size() * sizeof(cl_uint), got.data()));
+  std::vector<cl_uint> want(fx.enqueued.begin(), fx.enqueued.end());
+  std::vector<gb::Check> checks{gb::check_exact(got, want, "launch counts")};
+  if (p.measure == Measure::sync_cadence) {
+    std::vector<float> out(kStages * p.stage_items());
+    GB_CL(fx.queue.enqueueReadBuffer(fx.out, CL_TRUE, 0, out.size() * sizeof(float), out.data()));
+    // The device may contract x * 0.75 + 0.5 into one fma.
+    checks.push_back(gb::check_relative(out, ref::enqueue_stage_outputs(kStages, p.stage_items(), kStageSteps),
+                                        1e-6, "stage outputs"));
+  }
+  return gb::worst(checks);
+}
+
+double span_seconds(const cl::Event& e, cl_profiling_info from, cl_profiling_info to) {
+  cl_ulong a = 0, b = 0;
+  GB_CL(e.getProfilingInfo(from, &a));
+  GB_CL(e.getProfilingInfo(to, &b));
+  return b > a ? (b - a) * 1e-9 : 0.0;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>("enqueue" + p.key(), [&] { return make_fixture(p); });
+  using clock = std::chrono::steady_clock;
+  auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const int reps = p.reps();
+  gb::HostSampler sampler(state, reps);
+  double queued_to_submit = 0, submit_to_start = 0, start_to_end = 0, device_span = 0;
+
+  for (auto _ : state) {
+    switch (p.measure) {
+      case Measure::host_enqueue: {  // the enqueue calls alone; the finish is outside the time
+        auto t0 = clock::now();
+        for (int i = 0; i < reps; ++i) fx.enqueue_empty();
+        auto t1 = clock::now();
+        GB_CL(fx.queue.finish());
+        sampler.record(seconds(t0, t1));
+        break;
+      }
+      case Measure::dispatch: {  // the iteration's time is the event's QUEUED -> START span
+        cl::Event e;
+        fx.enqueue_empty(&e);
+        GB_CL(fx.queue.finish());
+        sampler.record(span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START));
+        queued_to_submit += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT);
+        submit_to_start += span_seconds(e, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START);
+        start_to_end += span_seconds(e, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
+        break;
+      }
+      case Measure::roundtrip: {
+        auto t0 = clock::now();
+        fx.enqueue_empty();
+        GB_CL(fx.queue.finish());
+        sampler.record(seconds(t0, clock::now()));
+        break;
+      }
+      case Measure::back_to_back: {  // enqueue all, finish once
+        cl::Event first, last;
+        auto t0 = clock::now();
+        for (int i = 0; i < reps; ++i) fx.enqueue_empty(i == 0 ? &first : i == reps - 1 ? &last : nullptr);
+        GB_CL(fx.queue.finish());
+        sampler.record(seconds(t0, clock::now()));
+        if (!p.out_of_order && reps > 1) {
+          cl_ulong a = 0, b = 0;
+          GB_CL(first.getProfilingInfo(CL_PROFILING_COMMAND_START, &a));
+          GB_CL(last.getProfilingInfo(CL_PROFILING_COMMAND_END, &b));
+          device_span += b > a ? (b - a) * 1e-9 : 0.0;
+        }
+        break;
+      }
+      case Measure::sync_cadence: {  // the same stream of frames, synchronised every `cadence`
+        auto t0 = clock::now();
+        for (int f = 0; f < reps; ++f) {
+          fx.enqueue_frame(p.stage_items());
+          if ((f + 1) % p.cadence == 0) GB_CL(fx.queue.finish());
+        }
+        sampler.record(seconds(t0, clock::now()));
+        break;
+      }
+    }
+  }
+
+  if (!fx.check) fx.check = verify(fx, p);
+  sampler.report({0, 0, 1});
+  const double n = static_cast<double>(state.iterations());
+  if (p.measure == Measure::dispatch && n > 0) {
+    state.counters["queued_to_submit_s"] = queued_to_submit / n;
+    state.counters["submit_to_start_s"] = submit_to_start / n;
+    state.counters["start_to_end_s"] = start_to_end / n;
+  }
+  if (p.measure == Measure::back_to_back && !p.out_of_order && n > 0)
+    state.counters["device_seconds_per_kernel"] = device_span / (n * (reps - 1));
+  if (p.measure == Measure::sync_cadence) state.counters["kernels_per_frame"] = kStages;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+bool out_of_order_supported() {
+  cl_command_queue_properties props = 0;  // CL_DEVICE_QUEUE_ON_HOST_PROPERTIES in OpenCL 2.0+
+  if (clGetDeviceInfo(gb::session().device()(), CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, nullptr) != CL_SUCCESS)
+    return false;
+  return (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+}
+
+void register_enqueue_overhead() {
+  const int size = gb::session().size_class();
+  const bool ooo = out_of_order_supported();
+  std::vector<Params> all;
+  for (bool out_of_order : {false, true}) {
+    for (Measure m : {Measure::host_enqueue, Measure::dispatch, Measure::roundtrip, Measure::back_to_back})
+      all.push_back({m, out_of_order, 0, size});
+    for (int cadence : {1, 10, 100}) all.push_back({Measure::sync_cadence, out_of_order, cadence, size});
+  }
+  for (const Params& p : all) {
+    const std::string name =
+        p.measure == Measure::sync_cadence
+            ? gb::bench_name("L0/Enqueue/sync_cadence", {{"every", std::to_string(p.cadence)},
+                                                          {"queue", p.queue_name()},
+                                                          {"size", std::to_string(size)}})
+            : gb::bench_name("L0/Enqueue", {{"", measure_name(p.measure)}, {"queue", p.queue_name()}, {"size", std::to_string(size)}});
+    if (p.out_of_order && !ooo)
+      gb::skip_variant(name, "no out-of-order host queues (CL_DEVICE_QUEUE_PROPERTIES)");
+    else
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  }
+}
+GB_CASE(register_enqueue_overhead);
+
+}  // namespace

@@ -1,0 +1,119 @@
+// L0/ImageRead: RGBA float image (texture) reads through a nearest sampler, with a 2-D work-group
+// shape sweep. Bytes per unit: the whole image (16 B a pixel) plus one float written per work item.
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/image_read.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+constexpr size_t kItems = 8;  // pixels summed per work item
+constexpr size_t kPixelBytes = 16;
+
+// Square image side: 256 MiB at size 3 (past H200's 60 MB L2), within the device's limits.
+size_t image_side(int size_class) {
+  static const size_t by_class[] = {512, 2048, 4096, 8192};
+  auto& s = gb::session();
+  size_t w_max = 0, h_max = 0;
+  GB_CL(s.device().getInfo(CL_DEVICE_IMAGE2D_MAX_WIDTH, &w_max));
+  GB_CL(s.device().getInfo(CL_DEVICE_IMAGE2D_MAX_HEIGHT, &h_max));
+  size_t side = by_class[size_class - 1];
+  while (side > kItems && (side > w_max || side > h_max || side * side * kPixelBytes > s.info().max_alloc_bytes))
+    side /= 2;
+  return side;
+}
+
+struct Params {
+  gb::WorkGroup wg;
+  int size_class;
+};
+
+// ---- set-up (once per size: the work-group shapes of a sweep share the image) ----------------
+struct Shape {  // what each work-group shape measures and verifies on its own
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+struct Fixture {
+  size_t width = 0, rows = 0;
+  std::vector<float> pixels;
+  std::vector<double> want;  // column sums
+  cl::Kernel kernel;
+  cl::Image2D image;
+  cl::Buffer sums;
+  std::map<std::string, Shape> shapes;  // by work-group label
+};
+
+std::unique_ptr<Fixture> make_fixture(int size_class) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  const size_t side = image_side(size_class);
+  fx->width = side;
+  fx->rows = side / kItems;
+  fx->pixels = gb::random_vector<float>(side * side * 4, 41);
+  fx->want = ref::image_column_sums(fx->pixels, fx->width, fx->rows, kItems);
+  cl_int err = CL_SUCCESS;
+  fx->image = cl::Image2D(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          cl::ImageFormat(CL_RGBA, CL_FLOAT), side, side, 0, fx->pixels.data(), &err);
+  GB_CL(err);
+  fx->sums = gb::make_buffer(fx->width * fx->rows * sizeof(float));
+  fx->kernel = s.kernel("l0/image_read.cl", "image_read_rgba_float", "-DITEMS=" + std::to_string(kItems));
+  GB_CL(fx->kernel.setArg(0, fx->image));
+  GB_CL(fx->kernel.setArg(1, fx->sums));
+  GB_CL(fx->kernel.setArg(2, static_cast<cl_int>(fx->width)));
+  GB_CL(fx->kernel.setArg(3, static_cast<cl_int>(fx->rows)));
+  return fx;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>("image" + std::to_string(p.size_class),
+                                         [&] { return make_fixture(p.size_class); });
+  auto& shape = fx.shapes[p.wg.label()];
+  const cl::NDRange global = gb::padded_global(fx.width, fx.rows, 1, p.wg), local = p.wg.local();
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, global, local); };
+  if (shape.calibration.unit_seconds == 0) shape.calibration = gb::calibrate(unit);
+  const size_t outputs = fx.width * fx.rows;
+  if (!shape.check) gb::poison(fx.sums, outputs * sizeof(float));
+
+  gb::Sampler sampler(state, shape.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!shape.check)
+    shape.check = gb::check_relative(gb::download<float>(fx.sums, outputs), fx.want, 1e-5, "image column sums");
+  const double pixels = static_cast<double>(fx.width) * fx.rows * kItems;
+  sampler.report({pixels * kPixelBytes + outputs * sizeof(float), 0, pixels});
+  state.counters["image_bytes"] = pixels * kPixelBytes;
+  gb::report_check(state, *shape.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_image_read() {
+  auto& s = gb::session();
+  const int size = s.size_class();
+  const std::string sz = std::to_string(size);
+  const gb::WorkGroup fixed{16, 16, 1, 2};
+  const std::string main_name = gb::bench_name("L0/ImageRead/rgba_float", {{"size", sz}});
+  const std::string sweep_name = gb::bench_name("L0/ImageRead/rgba_float_wg_sweep", {{"size", sz}});
+  if (!s.info().images) {
+    gb::skip_variant(main_name, "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
+    gb::skip_variant(sweep_name + "/wg:*", "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
+    return;
+  }
+  gb::add_benchmark(main_name, [p = Params{fixed, size}](benchmark::State& st) { run(st, p); });
+  // The seed's shape question on a 2-D access pattern: every (N/y, y) shape for N = 64 (size 1)
+  // or 64..max (larger sizes), plus the driver's choice.
+  cl::Kernel probe = s.kernel("l0/image_read.cl", "image_read_rgba_float", "-DITEMS=" + std::to_string(kItems));
+  const size_t max_size = s.kernel_work_group_size(probe);
+  gb::SweepLimits limits{size == 1 ? std::min<size_t>(64, max_size) : max_size,
+                         {s.info().max_work_item_sizes[0], s.info().max_work_item_sizes[1], 1}, 64};
+  for (const auto& wg : gb::work_group_shapes(2, limits))
+    gb::add_benchmark(sweep_name + "/wg:" + wg.label(),
+                      [p = Params{wg, size}](benchmark::State& st) { run(st, p); });
+}
+GB_CASE(register_image_read);
+
+}  // namespace

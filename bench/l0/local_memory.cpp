@@ -1,0 +1,106 @@
+// L0/LocalMemory: local (shared) memory read bandwidth, float/float2/float4, and a bank-conflict
+// sweep of the stride between lanes (1 to 32 floats). Bytes per unit: every load, rounds *
+// UNROLL elements per work item (the copy-in and one float written per work item are left out).
+#include <algorithm>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/local_memory.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+constexpr size_t kGroupSize = 256;
+constexpr size_t kGroupsPerCU = 8;
+constexpr size_t kWarp = 32, kUnroll = 16, kRotate = 4;  // the kernel's defaults, passed explicitly
+
+struct Params {
+  int width;  // floats per element
+  int stride;
+  int size_class;
+  std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
+  size_t rounds() const {
+    static const size_t by_class[] = {16, 256, 1024, 1024};
+    return by_class[size_class - 1];
+  }
+  ref::LocalRead layout() const {
+    return {static_cast<size_t>(width), static_cast<size_t>(stride), kWarp, kUnroll, kRotate, rounds()};
+  }
+  size_t local_bytes() const { return ref::local_read_elements(layout()) * width * sizeof(float); }
+  std::string key() const { return type() + "/" + std::to_string(stride) + "/" + std::to_string(size_class); }
+};
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  size_t work_items = 0, group = 0;
+  std::vector<float> input;
+  cl::Kernel kernel;
+  cl::Buffer in, out;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  const auto l = p.layout();
+  std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
+                        " -DSTRIDE=" + std::to_string(p.stride) + " -DWARP=" + std::to_string(kWarp) +
+                        " -DUNROLL=" + std::to_string(kUnroll) + " -DROTATE=" + std::to_string(kRotate);
+  fx->kernel = s.kernel("l0/local_memory.cl", "local_memory_read", options);
+  fx->group = std::min({kGroupSize, s.kernel_work_group_size(fx->kernel), s.info().max_work_item_sizes[0]});
+  fx->work_items = s.info().compute_units * kGroupsPerCU * fx->group;
+  fx->input = gb::random_vector<float>(ref::local_read_elements(l) * p.width, 21);
+  fx->in = gb::upload(fx->input, CL_MEM_READ_ONLY);
+  fx->out = gb::make_buffer(fx->work_items * sizeof(float));
+  GB_CL(fx->kernel.setArg(0, fx->in));
+  GB_CL(fx->kernel.setArg(1, fx->out));
+  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(l.rounds)));
+  return fx;
+}
+
+gb::Check verify(const Fixture& fx, const Params& p) {
+  const auto lanes = ref::local_read_lane_sums(fx.input, p.layout());
+  std::vector<float> want(fx.work_items);
+  for (size_t gid = 0; gid < fx.work_items; ++gid) want[gid] = lanes[(gid % fx.group) % kWarp];
+  // The kernel's float additions, replayed in the same order: equal up to denormal flushing.
+  return gb::check_relative(gb::download<float>(fx.out, fx.work_items), want, 1e-6, "lane sums");
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>("local" + p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, fx.work_items * sizeof(float));
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
+  sampler.report({loads * p.width * sizeof(float), 0, loads});
+  if (p.width == 1) state.counters["conflict_ways"] = std::min(p.stride, 32);  // 32 banks of 4 B
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_local_memory() {
+  const int size = gb::session().size_class();
+  std::vector<Params> all;
+  for (int stride : {1, 2, 4, 8, 16, 32}) all.push_back({1, stride, size});
+  all.push_back({2, 1, size});
+  all.push_back({4, 1, size});
+  for (const Params& p : all) {
+    auto name = gb::bench_name("L0/LocalMemory/read", {{"type", p.type()},
+                                                        {"stride", std::to_string(p.stride)},
+                                                        {"size", std::to_string(size)}});
+    if (p.local_bytes() > gb::session().info().local_mem_bytes)
+      gb::skip_variant(name, "needs " + std::to_string(p.local_bytes()) + " bytes of local memory");
+    else
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  }
+}
+GB_CASE(register_local_memory);
+
+}  // namespace

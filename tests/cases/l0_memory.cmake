@@ -1,0 +1,15 @@
+# L0 memory hierarchy, on-chip memories, atomics, enqueue overhead, transfers and compile time:
+# every benchmark at --size=1 on the default device, verified.
+add_case_test(L0.Latency "^L0/Latency/")
+add_case_test(L0.CacheBandwidth "^L0/CacheBandwidth/")
+add_case_test(L0.LocalMemory "^L0/LocalMemory/")
+add_case_test(L0.ConstantMemory "^L0/ConstantMemory/")
+add_case_test(L0.ImageRead "^L0/ImageRead/")
+add_case_test(L0.Atomics "^L0/Atomics/")
+add_case_test(L0.Enqueue "^L0/Enqueue/")
+add_case_test(L0.Transfer "^L0/Transfer/")
+add_case_test(L0.CompileTime "^L0/CompileTime/")
+# Unit tests of the references these cases verify against.
+add_executable(l0_memory_reference_tests ${CMAKE_CURRENT_LIST_DIR}/../reference/l0_memory_reference_test.cpp)
+target_link_libraries(l0_memory_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
+gtest_discover_tests(l0_memory_reference_tests)

@@ -1,0 +1,90 @@
+// reference/ of the L0 memory, atomics, enqueue and compile-time cases: small hand-checked cases.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <set>
+
+#include "reference/atomics.hpp"
+#include "reference/compile_time.hpp"
+#include "reference/enqueue_overhead.hpp"
+#include "reference/image_read.hpp"
+#include "reference/local_memory.hpp"
+#include "reference/memory_hierarchy.hpp"
+
+namespace {
+
+TEST(SattoloCycle, IsOneCycleThroughEveryNode) {
+  for (size_t n : {1u, 2u, 3u, 8u, 1000u}) {
+    auto next = ref::sattolo_cycle(n, 42 + n);
+    EXPECT_EQ(std::set<uint32_t>(next.begin(), next.end()).size(), n) << "not a permutation, n=" << n;
+    uint32_t p = 0;
+    for (size_t step = 1; step <= n; ++step) {
+      p = next[p];
+      if (step < n) EXPECT_NE(p, 0u) << "cycle shorter than n=" << n;
+    }
+    EXPECT_EQ(p, 0u);
+    EXPECT_EQ(ref::chase(next, 0, n), 0u);
+  }
+}
+
+TEST(SattoloCycle, DependsOnSeed) { EXPECT_NE(ref::sattolo_cycle(64, 1), ref::sattolo_cycle(64, 2)); }
+
+TEST(WorkingSetRead, WrapsAndOffsetsGroups) {
+  std::vector<float> in{1, 2, 3, 4};
+  ref::WorkingSetRead r{1, 4, 2, 0, 3};
+  EXPECT_EQ(ref::working_set_read_sum(in, r, 1), 2 + 4 + 2);  // idx 1, 3, 5 & 3
+  r.seg = 2;
+  EXPECT_EQ(ref::working_set_read_sum(in, r, 2), 3 + 1 + 3);  // group 1 starts at 2
+}
+
+TEST(LocalRead, LaneStrideAndWarpSteps) {
+  ref::LocalRead r{1, 2, 2, 4, 1, 1};
+  ASSERT_EQ(ref::local_read_elements(r), 14u);
+  std::vector<float> in(14);
+  std::iota(in.begin(), in.end(), 0.0f);
+  EXPECT_EQ(ref::local_read_lane_sums(in, r), (std::vector<float>{0 + 2 + 4 + 6, 2 + 4 + 6 + 8}));
+}
+
+TEST(ConstantRead, UniformAndDivergent) {
+  std::vector<float> table(8);
+  std::iota(table.begin(), table.end(), 0.0f);
+  ref::ConstantRead r{8, 4, 3, true};
+  EXPECT_EQ(ref::constant_read_sums(table, r, 2)[1], 1 + 2 + 3 + 4 + 5 + 6 + 7 + 0 + 1 + 2 + 3 + 4);
+  r.divergent = false;
+  auto uniform = ref::constant_read_sums(table, r, 2);
+  EXPECT_EQ(uniform[0], uniform[1]);
+  EXPECT_EQ(uniform[0], 0 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 0 + 1 + 2 + 3);
+}
+
+TEST(AtomicSums, GlobalSharersAreSpreadLocalPerGroup) {
+  // Values ((gid + i) & 3) + 1: gid 0..7 add 1 2 3 4 1 2 3 4.
+  EXPECT_EQ(ref::atomic_global_sums(8, 2, 1), (std::vector<int32_t>{1 + 3 + 1 + 3, 2 + 4 + 2 + 4}));
+  EXPECT_EQ(ref::atomic_local_sums(8, 4, 2, 1), (std::vector<int32_t>{4, 6, 4, 6}));
+  auto all = ref::atomic_global_sums(1000, 1, 16);
+  EXPECT_EQ(all[0], 1000 * 16 / 4 * (1 + 2 + 3 + 4));
+}
+
+TEST(CompileTime, ShortAndLongOutputs) {
+  EXPECT_EQ(ref::compile_time_short(2, 7), (std::vector<uint32_t>{7, 2654435761u + 7}));
+  EXPECT_EQ(ref::compile_time_long(3, 5, 0), (std::vector<uint32_t>{5, 6, 7}));
+  // One function is 64 steps: x = (x * (2k + 1)) ^ ((x >> 7) + k) for k = 0..63, then + salt.
+  uint32_t x = 0;
+  for (uint32_t k = 0; k < 64; ++k) x = (x * (2 * k + 1)) ^ ((x >> 7) + k);
+  EXPECT_EQ(ref::compile_time_long(1, 0, 1)[0], x);
+}
+
+TEST(ImageColumnSums, SumsBlocksAndChannels) {
+  // 2 x 2 pixels, rows 1, items 2: work item (x, 0) sums pixels (x, 0) and (x, 1).
+  std::vector<float> px(16);
+  std::iota(px.begin(), px.end(), 0.0f);
+  auto sums = ref::image_column_sums(px, 2, 1, 2);
+  EXPECT_EQ(sums, (std::vector<double>{(0 + 1 + 2 + 3) + (8 + 9 + 10 + 11), (4 + 5 + 6 + 7) + (12 + 13 + 14 + 15)}));
+}
+
+TEST(EnqueueStages, ChainFromPositionAndStage) {
+  auto out = ref::enqueue_stage_outputs(2, 3, 0);
+  EXPECT_EQ(out, (std::vector<float>{0, 0x1p-12f, 0x2p-12f, 1, 1 + 0x1p-12f, 1 + 0x2p-12f}));
+  EXPECT_EQ(ref::enqueue_stage_outputs(1, 1, 1)[0], 0.5f);
+}
+
+}  // namespace
