@@ -17,7 +17,7 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 constexpr int kItems = 4;              // ITEMS: float4 elements per work item (fma sweep)
 constexpr int kReadItems = 8;          // ITEMS for the 128-bit read kernel
-constexpr int kKUnrollMax = 16;        // K_UNROLL knob
+constexpr int kKUnrollMax = 32;        // K_UNROLL knob
 constexpr size_t kLocal = 256;
 constexpr float kA = 0.999f, kB = 0.001f;  // x -> a x + b keeps values near [-1, 1]
 constexpr size_t kSampledLanes = 16384;

@@ -7,9 +7,6 @@
 #ifdef USE_FP16
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #endif
-#ifdef USE_DOT
-#pragma OPENCL EXTENSION cl_khr_integer_dot_product : enable
-#endif
 
 #ifndef TYPE
 #define TYPE float4
