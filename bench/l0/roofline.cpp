@@ -109,7 +109,7 @@ void run_sweep(benchmark::State& state, int k, int size_class) {
 
 // ---- the relative metric: float4 adds against 128-bit reads -----------------------------------
 constexpr int kAddChains = 4, kAddUnroll = 64;
-constexpr long kAddLaneSteps[] = {512, 4096, 16384, 32768};  // as L0/Compute: ~1 ms at size 3
+constexpr long kAddLaneSteps[] = {512, 4096, 32768, 65536};  // as L0/Compute: ~3 ms at size 3
 constexpr size_t kAddGroupsPerCu[] = {4, 24, 96, 192};
 constexpr float kAddB = 0x1p-12f;
 
