@@ -41,42 +41,59 @@ RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print) {
     return run_batch([&](Batch& b) { b.launch(kernel, cl::NDRange(groups * local), cl::NDRange(local)); }, 1)
         .device_seconds;
   };
+
+  RampResult r;
+  const auto start = std::chrono::steady_clock::now();
+  if (print) std::printf("%10s %12s %12s %12s\n", "time_s", "work_groups", "sample", "FLOP/s");
+  // Records and prints one sample; the time stamp is host time since the first launch.
+  auto record = [&](size_t groups, double dt) {
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double rate = dt > 0 ? kFlopsPerItem * groups * local / dt : 0;
+    r.samples.push_back({now, groups, dt, rate});
+    if (print) {
+      std::printf("%10.3f %12zu %11ss %11sFLOP/s\n", now, groups, si(dt).c_str(), si(rate).c_str());
+      std::fflush(stdout);
+    }
+    return rate;
+  };
+
   // Grow by x10 from one work group until a sample takes ~2 ms, then size it to ~20 ms.
   const double max_groups = static_cast<double>(s.info().max_alloc_bytes / 4 / local);
   size_t groups = 1;
   cl::Buffer out = make_buffer(groups * local * sizeof(float));
   double t = run(groups, out);
+  record(groups, t);
   while (t < 2e-3 && groups * 10 < max_groups) {
     groups *= 10;
     out = make_buffer(groups * local * sizeof(float));
     t = run(groups, out);
+    record(groups, t);
   }
   groups = static_cast<size_t>(std::clamp(groups * 20e-3 / std::max(t, 1e-9), 1.0, max_groups));
   out = make_buffer(groups * local * sizeof(float));
 
-  RampResult r;
+  // Repeat at that size. The warm-up stops once the steady tail has lasted long enough.
+  r.sized_from = r.samples.size();
+  const double min_steady_seconds = std::min(0.5, seconds / 2);
   std::vector<double> rates;
-  const auto start = std::chrono::steady_clock::now();
-  if (print) std::printf("%10s %12s %12s %12s\n", "time_s", "work_groups", "sample", "FLOP/s");
   for (;;) {
-    double dt = run(groups, out);
-    double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double rate = dt > 0 ? kFlopsPerItem * groups * local / dt : 0;
-    r.samples.push_back({now, groups, dt, rate});
-    rates.push_back(rate);
-    if (print)
-      std::printf("%10.3f %12zu %11ss %11sFLOP/s\n", now, groups, si(dt).c_str(), si(rate).c_str());
-    auto steady = steady_index(rates);
-    if (stop_when_steady && steady) break;
+    rates.push_back(record(groups, run(groups, out)));
+    const double now = r.samples.back().t_seconds;
+    if (stop_when_steady) {
+      if (auto steady = steady_index(rates)) {
+        const RampSample& first = r.samples[r.sized_from + *steady];
+        if (now - (first.t_seconds - first.sample_seconds) >= min_steady_seconds) break;
+      }
+    }
     if (now >= seconds) break;
   }
-  // The verdict uses the whole run, so a late ramp is not called steady early.
-  r.steady_from = steady_index(rates);
-  if (r.steady_from) {
+  // The verdict uses the whole sized run, so a late ramp is not called steady early.
+  if (auto steady = steady_index(rates)) {
+    r.steady_from = r.sized_from + *steady;
     r.steady_after_seconds = *r.steady_from == 0 ? 0 : r.samples[*r.steady_from - 1].t_seconds;
     double sum = 0;
-    for (size_t i = *r.steady_from; i < rates.size(); ++i) sum += rates[i];
-    r.steady_flop_per_second = sum / (rates.size() - *r.steady_from);
+    for (size_t i = *steady; i < rates.size(); ++i) sum += rates[i];
+    r.steady_flop_per_second = sum / (rates.size() - *steady);
   }
   return r;
 }

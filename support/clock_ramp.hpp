@@ -17,7 +17,8 @@ struct RampSample {
 };
 
 struct RampResult {
-  std::vector<RampSample> samples;
+  std::vector<RampSample> samples;    // the x10 growth from one work group, then the sized run
+  size_t sized_from = 0;              // index of the first sample at the ~20 ms size
   std::optional<size_t> steady_from;  // index of the first sample of the steady run
   double steady_after_seconds = 0;    // host time when throughput became steady
   double steady_flop_per_second = 0;
@@ -28,8 +29,10 @@ struct RampResult {
 std::optional<size_t> steady_index(const std::vector<double>& rates, double tolerance = 0.03,
                                    size_t window = 5);
 
-// Runs on the session's device. With stop_when_steady, ends as soon as the tail is steady
-// (the warm-up); otherwise runs for `seconds` (the --clock_ramp diagnostic).
+// Runs on the session's device. With stop_when_steady, ends as soon as the tail is steady and
+// has lasted min(0.5 s, seconds / 2), so a clock that holds a low step for a while before
+// boosting is not taken for the steady one (the warm-up); otherwise runs for `seconds` (the
+// --clock_ramp diagnostic). With print, every sample is printed as it is taken.
 RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print);
 
 // [[t, flop/s], ...] for the JSON context.

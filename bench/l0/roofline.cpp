@@ -1,0 +1,227 @@
+// L0/Roofline: operational-intensity sweep (mixbench-style: each float read and written once, K
+// multiply-adds on it; 8 bytes and 2K FLOPs per float, 0.25 to 256 FLOP/byte), whose low end is
+// the bandwidth ceiling and high end the compute ceiling; and the seed's relative metric, float4
+// add throughput over 128-bit read throughput (add_per_read: float4 adds per 16 bytes read).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "gpu_bench.hpp"
+#include "reference/compute_peak.hpp"
+#include "reference/global_bandwidth.hpp"
+#include "reference/roofline.hpp"
+#include "sampling.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+constexpr int kItems = 4;              // ITEMS: float4 elements per work item (fma sweep)
+constexpr int kReadItems = 8;          // ITEMS for the 128-bit read kernel
+constexpr int kKUnrollMax = 32;        // K_UNROLL knob
+constexpr size_t kLocal = 256;
+constexpr float kA = 0.999f, kB = 0.001f;  // x -> a x + b keeps values near [-1, 1]
+constexpr size_t kSampledLanes = 16384;
+
+// Buffer bytes per size class (each of in and out): far past the last cache level from size 3.
+size_t buffer_bytes(int size_class) {
+  static const size_t by_class[] = {4u << 20, 64u << 20, 512u << 20, size_t(2) << 30};
+  const auto& d = gb::session().info();
+  size_t bytes = by_class[size_class - 1];
+  while (bytes > d.max_alloc_bytes || bytes * 2 > d.global_mem_bytes / 2) bytes /= 2;
+  return bytes;
+}
+
+// K = 4 x intensity: 2K FLOPs per 8 bytes. Intensities 0.25, 0.5, ... 256 FLOP/byte.
+std::vector<int> ks() {
+  std::vector<int> v;
+  for (int k = 1; k <= 1024; k *= 2) v.push_back(k);
+  return v;
+}
+std::string intensity_label(int k) {
+  if (k == 1) return "0.25";
+  if (k == 2) return "0.5";
+  return std::to_string(k / 4);
+}
+
+// ---- set-up of the sweep (once per configuration) ---------------------------------------------
+struct SweepFixture {
+  size_t bytes = 0, floats = 0, work_items = 0;
+  std::vector<float> input;
+  cl::Buffer in, out;
+  cl::Kernel kernel;
+  cl::NDRange global, local{kLocal};
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<SweepFixture> make_sweep(int k, int size_class) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<SweepFixture>();
+  fx->bytes = buffer_bytes(size_class);
+  fx->floats = fx->bytes / sizeof(float);
+  fx->work_items = fx->floats / 4 / kItems;
+  const int k_unroll = std::min(k, kKUnrollMax);
+  fx->kernel = s.kernel("l0/roofline.cl", "roofline_fma",
+                        "-DK=" + std::to_string(k) + " -DK_UNROLL=" + std::to_string(k_unroll) +
+                            " -DITEMS=" + std::to_string(kItems));
+  fx->input = gb::random_vector<float>(fx->floats, 11);
+  fx->in = gb::upload(fx->input);
+  fx->out = gb::make_buffer(fx->bytes);
+  fx->global = gb::padded_global(fx->work_items, 1, 1, {kLocal, 1, 1, 1});
+  GB_CL(fx->kernel.setArg(0, fx->in));
+  GB_CL(fx->kernel.setArg(1, fx->out));
+  GB_CL(fx->kernel.setArg(2, kA));
+  GB_CL(fx->kernel.setArg(3, kB));
+  GB_CL(fx->kernel.setArg(4, static_cast<cl_ulong>(fx->work_items)));
+  return fx;
+}
+
+// Every output finite (the poison is NaN), and a spread of lanes equal to the host chain.
+gb::Check verify_sweep(const SweepFixture& fx, int k) {
+  auto got = gb::download<float>(fx.out, fx.floats);
+  for (float v : got)
+    if (!std::isfinite(v)) return {INFINITY, gb::scaled_margin(1e-5), "fma chains (non-finite output)"};
+  const auto lanes = gb::sample_indices(fx.floats, kSampledLanes);
+  // mad rounds once (fused) or twice per step: the closer of the two host models counts.
+  const auto sampled = gb::gather(got, lanes);
+  auto fused = gb::check_relative(sampled, ref::roofline_fma(fx.input, lanes, k, kA, kB, true), 1e-5,
+                                  "mad chains of sampled lanes (fused)");
+  auto unfused = gb::check_relative(sampled, ref::roofline_fma(fx.input, lanes, k, kA, kB, false), 1e-5,
+                                    "mad chains of sampled lanes (unfused)");
+  return unfused.error < fused.error ? unfused : fused;
+}
+
+void run_sweep(benchmark::State& state, int k, int size_class) {
+  auto& fx = gb::cached_fixture<SweepFixture>("sweep" + std::to_string(k) + "/" + std::to_string(size_class),
+                                              [&] { return make_sweep(k, size_class); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, fx.bytes);
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify_sweep(fx, k);
+  sampler.report({2.0 * fx.bytes, 2.0 * k * fx.floats, static_cast<double>(fx.floats)});
+  state.counters["flop_per_byte"] = k / 4.0;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- the relative metric: float4 adds against 128-bit reads -----------------------------------
+constexpr int kAddChains = 4, kAddUnroll = 64;
+constexpr long kAddLaneSteps[] = {512, 4096, 32768, 65536};  // as L0/Compute: ~3 ms at size 3
+constexpr size_t kAddGroupsPerCu[] = {4, 24, 96, 192};
+constexpr float kAddB = 0x1p-12f;
+
+struct RatioFixture {
+  // float4 add chains
+  size_t add_items = 0;
+  long add_steps = 0;
+  cl::Kernel add;
+  cl::Buffer add_out;
+  cl::NDRange add_global;
+  gb::Calibration add_calibration;
+  // 128-bit reads
+  size_t read_bytes = 0, read_items = 0;
+  std::vector<float> input;
+  cl::Kernel read;
+  cl::Buffer in, sums;
+  cl::NDRange read_global;
+  gb::Calibration read_calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<RatioFixture> make_ratio(int size_class) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<RatioFixture>();
+  fx->add_items = s.info().compute_units * kAddGroupsPerCu[size_class - 1] * kLocal;
+  fx->add_steps = kAddLaneSteps[size_class - 1] / (4 * kAddChains);
+  const int unroll = static_cast<int>(std::min<long>(kAddUnroll, fx->add_steps));
+  fx->add = s.kernel("l0/roofline.cl", "roofline_add",
+                     "-DCHAINS=" + std::to_string(kAddChains) + " -DUNROLL=" + std::to_string(unroll));
+  fx->add_out = gb::make_buffer(fx->add_items * sizeof(float));
+  fx->add_global = cl::NDRange(fx->add_items);
+  GB_CL(fx->add.setArg(0, fx->add_out));
+  GB_CL(fx->add.setArg(1, kAddB));
+  GB_CL(fx->add.setArg(2, static_cast<cl_int>(fx->add_steps / unroll)));
+
+  fx->read_bytes = buffer_bytes(size_class);
+  fx->read_items = fx->read_bytes / 16 / kReadItems;
+  fx->read = s.kernel("l0/roofline.cl", "roofline_read", "-DITEMS=" + std::to_string(kReadItems));
+  fx->input = gb::random_vector<float>(fx->read_bytes / sizeof(float), 12);
+  fx->in = gb::upload(fx->input);
+  fx->sums = gb::make_buffer(fx->read_items * sizeof(float));
+  fx->read_global = gb::padded_global(fx->read_items, 1, 1, {kLocal, 1, 1, 1});
+  GB_CL(fx->read.setArg(0, fx->in));
+  GB_CL(fx->read.setArg(1, fx->sums));
+  GB_CL(fx->read.setArg(2, static_cast<cl_ulong>(fx->read_items)));
+  return fx;
+}
+
+gb::Check verify_ratio(const RatioFixture& fx) {
+  const auto gids = gb::sample_indices(fx.add_items, 2048);
+  auto adds = gb::download<float>(fx.add_out, fx.add_items);
+  // Float adds in a fixed order: the host model is exact.
+  auto add_check = gb::check_relative(gb::gather(adds, gids),
+                                      ref::peak_chain_float_add(gids, {4, kAddChains, fx.add_steps}, kAddB),
+                                      1e-6, "float4 add chains of sampled work items");
+  ref::BandwidthLayout layout{4, kReadItems, fx.read_items, false};
+  auto read_check = gb::check_relative(gb::download<float>(fx.sums, fx.read_items),
+                                       ref::bandwidth_read_sums(fx.input, layout), 1e-5, "128-bit read sums");
+  return gb::worst({add_check, read_check});
+}
+
+// Each iteration times one batch of each kernel; the iteration's time is the sum of both.
+void run_ratio(benchmark::State& state, int size_class) {
+  auto& fx = gb::cached_fixture<RatioFixture>("ratio" + std::to_string(size_class),
+                                              [&] { return make_ratio(size_class); });
+  const gb::Unit add = [&](gb::Batch& b) { b.launch(fx.add, fx.add_global, cl::NDRange(kLocal)); };
+  const gb::Unit read = [&](gb::Batch& b) { b.launch(fx.read, fx.read_global, cl::NDRange(kLocal)); };
+  if (fx.add_calibration.unit_seconds == 0) {
+    fx.add_calibration = gb::calibrate(add);
+    fx.read_calibration = gb::calibrate(read);
+  }
+  if (!fx.check) {
+    gb::poison(fx.add_out, fx.add_items * sizeof(float));
+    gb::poison(fx.sums, fx.read_items * sizeof(float));
+  }
+
+  double add_seconds = 0, read_seconds = 0;
+  for (auto _ : state) {
+    const double ta = gb::run_batch(add, fx.add_calibration.units).device_seconds;
+    const double tr = gb::run_batch(read, fx.read_calibration.units).device_seconds;
+    state.SetIterationTime(ta + tr);
+    add_seconds += ta;
+    read_seconds += tr;
+  }
+
+  if (!fx.check) fx.check = verify_ratio(fx);
+  const double n = static_cast<double>(state.iterations());
+  const double float4_adds = n * fx.add_calibration.units * fx.add_items * kAddChains * fx.add_steps;
+  const double bytes_read = n * fx.read_calibration.units * static_cast<double>(fx.read_bytes);
+  if (add_seconds > 0 && read_seconds > 0) {
+    const double add_rate = float4_adds / add_seconds, read_rate = bytes_read / read_seconds;
+    state.counters["float4_add_per_second"] = add_rate;
+    state.counters["read_bytes_per_second"] = read_rate;
+    state.counters["add_per_read"] = add_rate / (read_rate / 16);  // float4 adds per 128-bit read
+    state.counters["flop_per_byte"] = 4 * add_rate / read_rate;    // lane adds per byte read
+  }
+  state.counters["batch_add"] = fx.add_calibration.units;
+  state.counters["batch_read"] = fx.read_calibration.units;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_roofline() {
+  const int size = gb::session().size_class();
+  for (int k : ks())
+    gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "float4"},
+                                                     {"intensity", intensity_label(k)},
+                                                     {"size", std::to_string(size)}}),
+                      [k, size](benchmark::State& st) { run_sweep(st, k, size); });
+  gb::add_benchmark(gb::bench_name("L0/Roofline/add_per_read", {{"type", "float4"}, {"size", std::to_string(size)}}),
+                    [size](benchmark::State& st) { run_ratio(st, size); });
+}
+GB_CASE(register_roofline);
+
+}  // namespace
