@@ -9,7 +9,15 @@ std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const Band
   const Eigen::Index w = l.width, items = l.items, n = l.work_items;
   std::vector<double> sums(n);
   Eigen::Map<Eigen::VectorXd> out(sums.data(), n);
-  if (l.strided) {
+  if (l.group > 0) {
+    // Each work group's chunk is laid out as the coalesced case with `group` work items.
+    const Eigen::Index g = l.group;
+    for (Eigen::Index first = 0; first < n; first += g) {
+      Eigen::Map<const Eigen::MatrixXf> m(in.data() + first * items * w, g * w, items);
+      Eigen::VectorXd per_lane = m.cast<double>().rowwise().sum();
+      out.segment(first, g) = Eigen::Map<Eigen::MatrixXd>(per_lane.data(), w, g).colwise().sum().transpose();
+    }
+  } else if (l.strided) {
     // float index (gid*items + i)*w + k: one column per work item.
     Eigen::Map<const Eigen::MatrixXf> m(in.data(), items * w, n);
     out = m.cast<double>().colwise().sum().transpose();

@@ -12,6 +12,7 @@ struct BandwidthLayout {
   size_t items;       // elements per work item
   size_t work_items;  // elements in the buffer / items
   bool strided;       // contiguous run per work item instead of grid-walking
+  size_t group = 0;   // blocked: work-group size whose chunk is contiguous (0: not blocked)
 };
 
 // The sum each work item's loads produce (in double).

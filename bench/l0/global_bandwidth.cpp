@@ -13,28 +13,34 @@ const char* op_name(Op op) {
   static const char* names[] = {"read", "write", "copy", "triad"};
   return names[static_cast<int>(op)];
 }
+enum class Access { coalesced, blocked, strided };
+const char* access_name(Access a) {
+  static const char* names[] = {"coalesced", "blocked", "strided"};
+  return names[static_cast<int>(a)];
+}
 int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
-// ITEMS = bytes / sizeof(TYPE). Reads take more per work item: more loads in flight, and the one
-// float of partial sum per work item is 1.5% of the traffic (6% at 64 B per work item).
-constexpr size_t kBytesPerWorkItem = 64, kBytesPerReadWorkItem = 256;
+// Elements per work item: 64 B for write/copy/triad; 16 loads of any width for read, as clpeak
+// (float16 then has 1 KiB in flight per work item; measured on the H200: more bytes in flight
+// read faster, 64 B grid-walking 4.10 TB/s of reads, 256 B 4.23).
+constexpr size_t kBytesPerWorkItem = 64, kReadsPerWorkItem = 16;
 constexpr size_t kDefaultLocal = 256;
 constexpr float kTriadScalar = 0.4f;
 
 struct Params {
   Op op;
   int width;  // floats per element
-  bool strided;
+  Access access;
   gb::WorkGroup wg;
   int size_class;
 
   std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
   size_t items() const {
-    return std::max<size_t>(1, (op == Op::read ? kBytesPerReadWorkItem : kBytesPerWorkItem) / (4 * width));
+    return op == Op::read ? kReadsPerWorkItem : std::max<size_t>(1, kBytesPerWorkItem / (4 * width));
   }
   std::string key() const {
-    return std::string(op_name(op)) + type() + (strided ? "s" : "c") + wg.label() +
+    return std::string(op_name(op)) + type() + access_name(access) + wg.label() +
            std::to_string(size_class);
   }
 };
@@ -67,7 +73,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->floats = fx->bytes / sizeof(float);
   fx->work_items = fx->floats / p.width / p.items();
   std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
-                        " -DITEMS=" + std::to_string(p.items()) + (p.strided ? " -DSTRIDED" : "");
+                        " -DITEMS=" + std::to_string(p.items()) + (p.access == Access::strided  ? " -DSTRIDED"
+                         : p.access == Access::blocked ? " -DBLOCKED"
+                                                       : "");
   fx->kernel = s.kernel("l0/global_bandwidth.cl", std::string("global_bandwidth_") + op_name(p.op), options);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
@@ -117,7 +125,8 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   switch (p.op) {
     case Op::read: {
       auto sums = gb::download<float>(fx.a, fx.work_items);
-      ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items, p.strided};
+      ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items,
+                                  p.access == Access::strided, p.access == Access::blocked ? p.wg.x : 0};
       return gb::check_relative(sums, ref::bandwidth_read_sums(fx.input_b, layout), 1e-5, "read sums");
     }
     case Op::write:
@@ -160,11 +169,11 @@ void register_global_bandwidth() {
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
   for (Op op : {Op::read, Op::write, Op::copy, Op::triad})
     for (int width : kWidths)
-      for (bool strided : {false, true}) {
-        Params p{op, width, strided, fixed, size};
+      for (Access access : {Access::coalesced, Access::blocked, Access::strided}) {
+        Params p{op, width, access, fixed, size};
         gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
                                                                  {"type", p.type()},
-                                                                 {"access", strided ? "strided" : "coalesced"},
+                                                                 {"access", access_name(access)},
                                                                  {"size", std::to_string(size)}}),
                           [p](benchmark::State& st) { run(st, p); });
       }
@@ -173,7 +182,7 @@ void register_global_bandwidth() {
   cl::Kernel probe = s.kernel("l0/global_bandwidth.cl", "global_bandwidth_copy", "-DTYPE=float4 -DWIDTH=4 -DITEMS=4");
   gb::SweepLimits limits{s.kernel_work_group_size(probe), {s.info().max_work_item_sizes[0], 1, 1}, 32};
   for (const auto& wg : gb::work_group_shapes(1, limits)) {
-    Params p{Op::copy, 4, false, wg, size};
+    Params p{Op::copy, 4, Access::coalesced, wg, size};
     gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",
                                      {{"type", "float4"}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
                       [p](benchmark::State& st) { run(st, p); });

@@ -9,9 +9,13 @@
 #endif
 
 // Coalesced: neighbouring work items touch neighbouring elements, the grid walks the buffer.
+// Blocked: still coalesced, but each work group walks its own contiguous chunk (clpeak's pattern;
+// needs work_items to be a multiple of the work-group size).
 // Strided: each work item owns a contiguous run, so neighbours are ITEMS elements apart.
-#ifdef STRIDED
+#if defined(STRIDED)
 #define INDEX(i) (gid * ITEMS + (i))
+#elif defined(BLOCKED)
+#define INDEX(i) ((gid - get_local_id(0)) * ITEMS + (size_t)(i) * get_local_size(0) + get_local_id(0))
 #else
 #define INDEX(i) ((size_t)(i) * work_items + gid)
 #endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l1, l2)
+# Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
+set -u
+part=$1; out=$2
+bench=${GPU_BENCH:-./gpu_bench}
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
+run() {  # run NAME SECONDS gpu_bench-args...
+  name=$1; limit=$2; shift 2
+  timeout "$limit" "$bench" --device=gpu --benchmark_out="$out/$name.json" --benchmark_out_format=json \
+    "$@" > "$out/$name.txt" 2>&1
+  echo "$name: exit $?" >> "$out/gpu.txt"
+}
+headline='^L0/(GlobalBandwidth/(read|copy|triad)/type:(float4|float16)/access:coalesced|Compute/(float|double|int32)/width:(1|4)/)'
+case $part in
+  l0)
+    run l0 330 --benchmark_filter='^L0/' --benchmark_min_time=0.05
+    run l0_reps 120 --benchmark_filter="$headline" --benchmark_min_time=0.05 --benchmark_repetitions=10 \
+      --benchmark_report_aggregates_only=true
+    sh "$(dirname "$0")/peers-h200.sh" "$out"
+    ;;
+  l1)
+    run l1 540 --benchmark_filter='^L1/' --benchmark_min_time=0.05 ;;
+  l2)
+    run l2 540 --benchmark_filter='^L2/' --benchmark_min_time=0.05 ;;
+esac
+cat "$out/gpu.txt"
+for f in "$out"/*.json; do python3 "$(dirname "$0")/summarize" "$f" | cut -c1-160; done
