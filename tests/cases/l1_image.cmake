@@ -1,2 +1,3 @@
 # L1 image and primitive cases (issue 5): each runs every matching benchmark at --size=1 and verifies.
 add_case_test(L1.Transpose "^L1/Transpose/")
+add_case_test(L1.Reduction "^L1/Reduction/")
