@@ -1,3 +1,4 @@
 # L1 image and primitive cases (issue 5): each runs every matching benchmark at --size=1 and verifies.
 add_case_test(L1.Transpose "^L1/Transpose/")
 add_case_test(L1.Reduction "^L1/Reduction/")
+add_case_test(L1.Scan "^L1/Scan/")
