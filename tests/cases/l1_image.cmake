@@ -2,3 +2,4 @@
 add_case_test(L1.Transpose "^L1/Transpose/")
 add_case_test(L1.Reduction "^L1/Reduction/")
 add_case_test(L1.Scan "^L1/Scan/")
+add_case_test(L1.Histogram "^L1/Histogram/")
