@@ -67,7 +67,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
                                             s.info().compute_units * kGroupsPerComputeUnit));
   fx->partials = gb::make_buffer(fx->groups * acc_bytes);
   fx->result = gb::make_buffer(acc_bytes);
-  std::string options = p.is_int ? "-DTYPE=int -DVEC=int4 -DACC=long" : "-DTYPE=float -DVEC=float4 -DACC=float";
+  std::string options = p.is_int ? "-DTYPE=int -DVEC=int4 -DACC=long -DIS_INT" : "-DTYPE=float -DVEC=float4 -DACC=float";
   options += std::string(" -DOP_") + (p.op == Op::sum ? "SUM" : p.op == Op::min ? "MIN" : "MAX");
   options += " -DWG=" + std::to_string(kWorkGroup);
   if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;

@@ -17,28 +17,39 @@ void clear_next(__global uint* next) {
   for (size_t i = get_global_id(0); i < BINS; i += get_global_size(0)) next[i] = 0;
 }
 
-#define COUNT_WORD(w, COUNT) \
-  COUNT((w) & 0xffu);        \
-  COUNT(((w) >> 8) & 0xffu); \
-  COUNT(((w) >> 16) & 0xffu); \
-  COUNT((w) >> 24)
+#define COUNT_WORD(W, COUNT)  \
+  COUNT((W) & 0xffu);         \
+  COUNT(((W) >> 8) & 0xffu);  \
+  COUNT(((W) >> 16) & 0xffu); \
+  COUNT((W) >> 24)
+
+// Two uint4 loads are issued before their 32 pixels are counted, so loads stay in flight while
+// the atomics run.
+#define COUNT_UINT4(V, COUNT) \
+  COUNT_WORD((V).x, COUNT);   \
+  COUNT_WORD((V).y, COUNT);   \
+  COUNT_WORD((V).z, COUNT);   \
+  COUNT_WORD((V).w, COUNT)
 
 #define COUNT_IMAGE(COUNT)                                                     \
   const size_t gid = get_global_id(0), stride = get_global_size(0);           \
   __global const uint4* in16 = (__global const uint4*)in;                     \
   const size_t n16 = n / 16;                                                  \
-  for (size_t i = gid; i < n16; i += stride) {                                \
-    const uint4 w = in16[i];                                                  \
-    COUNT_WORD(w.x, COUNT);                                                   \
-    COUNT_WORD(w.y, COUNT);                                                   \
-    COUNT_WORD(w.z, COUNT);                                                   \
-    COUNT_WORD(w.w, COUNT);                                                   \
+  size_t i = gid;                                                             \
+  for (; i + stride < n16; i += 2 * stride) {                                 \
+    const uint4 first = in16[i], second = in16[i + stride];                   \
+    COUNT_UINT4(first, COUNT);                                                \
+    COUNT_UINT4(second, COUNT);                                               \
   }                                                                           \
-  for (size_t i = n16 * 16 + gid; i < n; i += stride) COUNT((uint)in[i]);
+  if (i < n16) {                                                              \
+    const uint4 last = in16[i];                                               \
+    COUNT_UINT4(last, COUNT);                                                 \
+  }                                                                           \
+  for (size_t j = n16 * 16 + gid; j < n; j += stride) COUNT((uint)in[j]);
 
 __kernel void histogram_global(__global const uchar* in, const ulong n, __global uint* bins,
                                __global uint* next) {
-#define COUNT_GLOBAL(b) atomic_inc(&bins[b])
+#define COUNT_GLOBAL(BIN) atomic_inc(&bins[BIN])
   COUNT_IMAGE(COUNT_GLOBAL)
   clear_next(next);
 }
@@ -51,7 +62,7 @@ void histogram_local(__global const uchar* in, const ulong n, __global uint* bin
   for (uint i = lid; i < BINS * REPLICAS; i += WG) hist[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint replica = lid % REPLICAS;
-#define COUNT_LOCAL(b) atomic_inc(&hist[(b) * REPLICAS + replica])
+#define COUNT_LOCAL(BIN) atomic_inc(&hist[(BIN) * REPLICAS + replica])
   COUNT_IMAGE(COUNT_LOCAL)
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = lid; b < BINS; b += WG) {

@@ -26,17 +26,25 @@
 #define HAVE_SUBGROUPS 1
 #endif
 
-#define IS_FLOAT ((TYPE)0.5f != (TYPE)0)
+// IS_INT (set by the host for int input) picks the identities of min and max.
 #if defined(OP_SUM)
 #define IDENTITY ((ACC)0)
 #define COMBINE(a, b) ((a) + (b))
 #define SG_REDUCE(x) sub_group_reduce_add(x)
 #elif defined(OP_MIN)
-#define IDENTITY (IS_FLOAT ? (ACC)INFINITY : (ACC)INT_MAX)
+#ifdef IS_INT
+#define IDENTITY ((ACC)INT_MAX)
+#else
+#define IDENTITY ((ACC)INFINITY)
+#endif
 #define COMBINE(a, b) min(a, b)
 #define SG_REDUCE(x) sub_group_reduce_min(x)
 #else
-#define IDENTITY (IS_FLOAT ? (ACC)(-INFINITY) : (ACC)INT_MIN)
+#ifdef IS_INT
+#define IDENTITY ((ACC)INT_MIN)
+#else
+#define IDENTITY ((ACC)(-INFINITY))
+#endif
 #define COMBINE(a, b) max(a, b)
 #define SG_REDUCE(x) sub_group_reduce_max(x)
 #endif
