@@ -1,0 +1,227 @@
+// L1/BoxFilter: mean over a (2r+1)^2 window with clamp-to-edge borders, on a photograph as float
+// (one channel, v / 255) or RGBA8 (exact integer sums, rounded): naive window, separable two-pass,
+// the passes fused over local-memory tiles, and sliding (running) sums. Bytes per unit: 8 per pixel
+// (4 read, 4 written: the compulsory traffic; two-pass variants also move their intermediate).
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "images.hpp"
+#include "reference/box_filter.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { naive, separable, fused, sliding };
+const char* variant_name(Variant v) {
+  static const char* names[] = {"naive", "separable", "fused", "sliding"};
+  return names[static_cast<int>(v)];
+}
+
+constexpr int kRadii[] = {1, 3, 7, 15, 31};
+constexpr double kFloatMargin = 5e-5;  // float sums (naive r=31: 3969 in sequence) against double
+constexpr size_t kFusedLocalBudget = 48 << 10;  // fused tiles are sized to fit 48 KiB
+constexpr size_t kSlideColsGroup = 128, kSlideRowsGroup = 128, kSpan = 16, kSegment = 64;
+const gb::WorkGroup kDefaultShape{32, 8, 1, 2};
+
+struct Params {
+  Variant variant;
+  bool rgba8;
+  int radius;
+  gb::WorkGroup wg;  // naive, separable, fused; sliding uses its own fixed groups
+  int size_class;
+
+  std::string type() const { return rgba8 ? "rgba8" : "float"; }
+  std::string key() const {
+    return std::string(variant_name(variant)) + type() + std::to_string(radius) + wg.label() + std::to_string(size_class);
+  }
+  size_t pixel_bytes() const { return 4; }  // float, or uchar4
+  size_t temp_bytes() const { return rgba8 ? 8 : 4; }  // float, or ushort4
+  // Fused: outputs per work item down a column, the most of 4, 2, 1 that fits the budget.
+  int fused_rows() const {
+    for (int rows : {4, 2, 1})
+      if (fused_local_bytes(rows) <= kFusedLocalBudget) return rows;
+    return 1;
+  }
+  size_t fused_local_bytes(int rows) const {
+    const size_t halo_w = wg.x + 2 * radius, halo_h = wg.y * rows + 2 * radius;
+    return halo_h * halo_w * pixel_bytes() + halo_h * wg.x * temp_bytes();
+  }
+};
+
+// Width x height: class 1 is odd-sized (ragged tiles and segments); 3 is 8192^2 (256 MiB each way).
+struct Size2 {
+  size_t width, height;
+};
+Size2 image_size(int size_class) {
+  static const Size2 by_class[] = {{300, 200}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
+  Size2 s = by_class[size_class - 1];
+  const auto& d = gb::session().info();
+  while (s.width * s.height * 8 > d.max_alloc_bytes || s.width * s.height * 16 > d.global_mem_bytes / 2) s.height /= 2;
+  return s;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  Size2 size{};
+  bool from_file = false;
+  std::vector<float> input_float;
+  std::vector<uint8_t> input_rgba;
+  cl::Buffer in, tmp, out;
+  cl::Kernel first, second;  // second: the second pass of the two-pass variants
+  cl::NDRange global1, local1, global2, local2;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->size = image_size(p.size_class);
+  const size_t w = fx->size.width, h = fx->size.height, pixels = w * h;
+  gb::Image img = gb::photo(p.rgba8 ? "astronaut.png" : "camera.png", p.rgba8 ? 4 : 1, w, h, gb::Fit::tile);
+  fx->from_file = img.from_file();
+  if (p.rgba8) {
+    fx->input_rgba = std::move(img.pixels);
+    fx->in = gb::upload(fx->input_rgba);
+  } else {
+    fx->input_float.resize(pixels);
+    for (size_t i = 0; i < pixels; ++i) fx->input_float[i] = img.pixels[i] / 255.0f;
+    fx->in = gb::upload(fx->input_float);
+  }
+  fx->out = gb::make_buffer(pixels * p.pixel_bytes());
+  std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "");
+  const std::string file = "l1/box_filter.cl";
+  switch (p.variant) {
+    case Variant::naive:
+      fx->first = s.kernel(file, "box_filter_naive", options);
+      fx->global1 = gb::padded_global(w, h, 1, p.wg);
+      fx->local1 = p.wg.local();
+      break;
+    case Variant::separable:
+      fx->first = s.kernel(file, "box_filter_rows", options);
+      fx->second = s.kernel(file, "box_filter_cols", options);
+      fx->global1 = fx->global2 = gb::padded_global(w, h, 1, p.wg);
+      fx->local1 = fx->local2 = p.wg.local();
+      break;
+    case Variant::fused: {
+      const int rows = p.fused_rows();
+      options += " -DLX=" + std::to_string(p.wg.x) + " -DLY=" + std::to_string(p.wg.y) + " -DROWS=" + std::to_string(rows);
+      fx->first = s.kernel(file, "box_filter_fused", options);
+      const size_t tile_h = p.wg.y * rows;
+      fx->global1 = cl::NDRange(gb::round_up(w, p.wg.x), (h + tile_h - 1) / tile_h * p.wg.y);
+      fx->local1 = p.wg.local();
+      break;
+    }
+    case Variant::sliding: {
+      options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
+                 " -DSPAN=" + std::to_string(kSpan);
+      fx->first = s.kernel(file, "box_filter_slide_cols", options);
+      fx->second = s.kernel(file, "box_filter_slide_rows", options);
+      fx->global1 = cl::NDRange(gb::round_up(w, kSlideColsGroup), (h + kSegment - 1) / kSegment);
+      fx->local1 = cl::NDRange(kSlideColsGroup, 1);
+      const size_t segment = kSlideRowsGroup * kSpan;
+      fx->global2 = cl::NDRange((w + segment - 1) / segment * kSlideRowsGroup, h);
+      fx->local2 = cl::NDRange(kSlideRowsGroup, 1);
+      break;
+    }
+  }
+  const bool two_pass = p.variant == Variant::separable || p.variant == Variant::sliding;
+  if (two_pass) fx->tmp = gb::make_buffer(pixels * p.temp_bytes());
+  GB_CL(fx->first.setArg(0, fx->in));
+  GB_CL(fx->first.setArg(1, two_pass ? fx->tmp : fx->out));
+  GB_CL(fx->first.setArg(2, static_cast<cl_uint>(w)));
+  GB_CL(fx->first.setArg(3, static_cast<cl_uint>(h)));
+  if (two_pass) {
+    GB_CL(fx->second.setArg(0, fx->tmp));
+    GB_CL(fx->second.setArg(1, fx->out));
+    GB_CL(fx->second.setArg(2, static_cast<cl_uint>(w)));
+    GB_CL(fx->second.setArg(3, static_cast<cl_uint>(h)));
+  }
+  return fx;
+}
+
+// ---- verification against reference/box_filter -----------------------------------------------
+gb::Check verify(const Fixture& fx, const Params& p) {
+  const size_t w = fx.size.width, h = fx.size.height;
+  if (p.rgba8)  // integer sums and the same rounding: bit-exact
+    return gb::check_exact(gb::download<uint8_t>(fx.out, w * h * 4),
+                           ref::box_filter_rgba8(fx.input_rgba, w, h, p.radius), "RGBA8 box filter");
+  return gb::check_relative(gb::download<float>(fx.out, w * h), ref::box_filter(fx.input_float, w, h, p.radius),
+                            kFloatMargin, "float box filter");
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) {
+    b.launch(fx.first, fx.global1, fx.local1);
+    if (fx.second()) b.launch(fx.second, fx.global2, fx.local2);
+  };
+  const size_t pixels = fx.size.width * fx.size.height;
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, pixels * p.pixel_bytes());
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double bytes = 2.0 * pixels * p.pixel_bytes();
+  sampler.report({bytes, 0, static_cast<double>(pixels)});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["width"] = static_cast<double>(fx.size.width);
+  state.counters["height"] = static_cast<double>(fx.size.height);
+  state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// The 2-D kernels sweep work-group shapes at radius 1 (every shape of 64 to 1024 items at least 4
+// wide; class 1: four), and use 32x8 at the larger radii. Fused tiles need a fixed shape (no auto).
+std::vector<gb::WorkGroup> swept_shapes(int size, const gb::SweepLimits& limits) {
+  std::vector<gb::WorkGroup> shapes;
+  if (size == 1) {
+    for (auto [x, y] : {std::pair<size_t, size_t>{32, 8}, {16, 4}, {8, 16}})
+      if (x * y <= limits.max_size) shapes.push_back({x, y, 1, 2});
+    shapes.push_back({0, 1, 1, 2});
+    return shapes;
+  }
+  for (const auto& wg : gb::work_group_shapes(2, limits))
+    if (wg.is_auto() || wg.x >= 4) shapes.push_back(wg);
+  return shapes;
+}
+
+void register_box_filter() {
+  auto& s = gb::session();
+  const auto& d = s.info();
+  const int size = s.size_class();
+  cl::Kernel probe = s.kernel("l1/box_filter.cl", "box_filter_naive", "-DRADIUS=1");
+  const gb::SweepLimits limits{s.kernel_work_group_size(probe), {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 64};
+  const auto sweep = swept_shapes(size, limits);
+  for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding})
+    for (bool rgba8 : {false, true})
+      for (int radius : kRadii) {
+        std::vector<gb::WorkGroup> shapes{kDefaultShape};
+        if (v == Variant::sliding) shapes = {{kSlideRowsGroup, 1, 1, 1}};
+        else if (radius == 1) shapes = sweep;
+        for (const auto& wg : shapes) {
+          if (v == Variant::fused && wg.is_auto()) continue;
+          Params p{v, rgba8, radius, wg, size};
+          const std::string name = gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
+                                                                   {"type", p.type()},
+                                                                   {"radius", std::to_string(radius)},
+                                                                   {"size", std::to_string(size)},
+                                                                   {"wg", wg.label()}});
+          const size_t local_bytes = v == Variant::fused ? p.fused_local_bytes(p.fused_rows()) : 0;
+          if (wg.size() > d.max_work_group_size || std::max(kSlideColsGroup, kSlideRowsGroup) > d.max_work_group_size)
+            gb::skip_variant(name, "work group larger than the device allows");
+          else if (local_bytes > d.local_mem_bytes)
+            gb::skip_variant(name, "needs " + std::to_string(local_bytes) + " bytes of local memory");
+          else
+            gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+        }
+      }
+}
+GB_CASE(register_box_filter);
+
+}  // namespace

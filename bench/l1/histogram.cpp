@@ -1,0 +1,141 @@
+// L1/Histogram: 256-bin histogram of an 8-bit image with global atomics per pixel, or private
+// histograms in local memory (one, or 8 interleaved copies) merged at the end; on a photograph,
+// uniform noise, and a flat image where every atomic collides. Bytes per unit: one per pixel.
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "images.hpp"
+#include "reference/histogram.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { global, local, local_replicated };
+enum class Input { photo, noise, flat };
+const char* variant_name(Variant v) {
+  static const char* names[] = {"global", "local", "local_replicated"};
+  return names[static_cast<int>(v)];
+}
+const char* input_name(Input i) {
+  static const char* names[] = {"photo", "noise", "flat"};
+  return names[static_cast<int>(i)];
+}
+
+constexpr size_t kWorkGroup = 256;
+constexpr size_t kGroupsPerComputeUnit = 8;
+constexpr int kReplicas = 8;         // local_replicated: copies of the 256 bins per work group
+constexpr uint8_t kFlatValue = 77;   // the one value of the flat image
+const char* const kPhoto = "camera.png";  // scikit-image's 512 x 512 gray photograph
+
+struct Params {
+  Variant variant;
+  Input input;
+  int size_class;
+  std::string key() const { return std::string(variant_name(variant)) + input_name(input) + std::to_string(size_class); }
+};
+
+// Width x height: class 1 is odd-sized (the per-pixel tail runs); 3 is 16384^2 (256 MiB).
+struct Size2 {
+  size_t width, height;
+};
+Size2 image_size(int size_class) {
+  static const Size2 by_class[] = {{701, 499}, {4096, 4096}, {16384, 16384}, {32768, 32768}};
+  Size2 s = by_class[size_class - 1];
+  const auto& d = gb::session().info();
+  while (s.width * s.height > d.max_alloc_bytes || s.width * s.height > d.global_mem_bytes / 4) s.height /= 2;
+  return s;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  size_t pixels = 0, groups = 0;
+  bool from_file = false;
+  std::vector<uint8_t> image;
+  cl::Buffer in, bins[2];
+  int parity = 0;  // bins[parity] is counted into by the next launch, bins[1 - parity] cleared
+  cl::Kernel kernel;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  const Size2 size = image_size(p.size_class);
+  fx->pixels = size.width * size.height;
+  switch (p.input) {
+    case Input::photo: {
+      gb::Image img = gb::photo(kPhoto, 1, size.width, size.height, gb::Fit::tile);
+      fx->from_file = img.from_file();
+      fx->image = std::move(img.pixels);
+      break;
+    }
+    case Input::noise:
+      fx->image = gb::random_vector<uint8_t>(fx->pixels, 81, 0, 255);
+      break;
+    case Input::flat:
+      fx->image.assign(fx->pixels, kFlatValue);
+      break;
+  }
+  fx->in = gb::upload(fx->image);
+  for (auto& b : fx->bins) {
+    b = gb::make_buffer(256 * sizeof(cl_uint));
+    GB_CL(s.queue().enqueueFillBuffer(b, cl_uint(0), 0, 256 * sizeof(cl_uint)));
+  }
+  std::string options = "-DWG=" + std::to_string(kWorkGroup) +
+                        " -DREPLICAS=" + std::to_string(p.variant == Variant::local_replicated ? kReplicas : 1);
+  fx->kernel = s.kernel("l1/histogram.cl", p.variant == Variant::global ? "histogram_global" : "histogram_local", options);
+  fx->groups = std::max<size_t>(1, std::min((fx->pixels / 16 + kWorkGroup - 1) / kWorkGroup,
+                                            s.info().compute_units * kGroupsPerComputeUnit));
+  GB_CL(fx->kernel.setArg(0, fx->in));
+  GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(fx->pixels)));
+  return fx;
+}
+
+void launch(Fixture& fx, gb::Batch& b) {
+  GB_CL(fx.kernel.setArg(2, fx.bins[fx.parity]));
+  GB_CL(fx.kernel.setArg(3, fx.bins[1 - fx.parity]));
+  b.launch(fx.kernel, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
+  fx.parity = 1 - fx.parity;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { launch(fx, b); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  // The buffer the next launch must clear is poisoned; the one it counts into is clear already.
+  if (!fx.check) gb::poison(fx.bins[1 - fx.parity], 256 * sizeof(cl_uint));
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check)  // counts: bit-exact
+    fx.check = gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), ref::histogram256(fx.image),
+                               std::string("histogram of ") + input_name(p.input));
+  const double bytes = static_cast<double>(fx.pixels);
+  sampler.report({bytes, 0, bytes});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["pixels"] = bytes;
+  if (p.input == Input::photo) state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_histogram() {
+  const int size = gb::session().size_class();
+  for (Variant v : {Variant::global, Variant::local, Variant::local_replicated})
+    for (Input in : {Input::photo, Input::noise, Input::flat}) {
+      Params p{v, in, size};
+      const std::string name = gb::bench_name(
+          "L1/Histogram", {{"", variant_name(v)}, {"input", input_name(in)}, {"size", std::to_string(size)}});
+      if (kWorkGroup > gb::session().info().max_work_group_size)
+        gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));
+      else
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+    }
+}
+GB_CASE(register_histogram);
+
+}  // namespace

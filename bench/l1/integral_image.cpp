@@ -1,0 +1,170 @@
+// L1/IntegralImage: the integral image of an 8-bit photograph (uint32 sums, wrapping) and, with
+// out:sum_sq, the squared integral (uint64) face detection needs: a row scan then a column scan
+// (two kernels), or one fused launch of chained row bands. Bytes per unit: pixels * (1 + 4 [+ 8]).
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "images.hpp"
+#include "reference/integral_image.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { rows_cols, fused };
+const char* variant_name(Variant v) { return v == Variant::rows_cols ? "rows_cols" : "fused"; }
+
+constexpr size_t kWorkGroup = 256;            // rows and fused kernels
+constexpr size_t kCols = 32, kSegments = 16;  // column kernel: 32 columns x 16 segments
+constexpr size_t kBand = 32;                  // fused: rows per work group
+const char* const kPhoto = "camera.png";
+
+struct Params {
+  Variant variant;
+  bool squared;
+  int size_class;
+  std::string out() const { return squared ? "sum_sq" : "sum"; }
+  std::string key() const { return std::string(variant_name(variant)) + out() + std::to_string(size_class); }
+};
+
+// Width x height: class 1 odd-sized (ragged chunks, bands and segments); 3 is 8192^2.
+struct Size2 {
+  size_t width, height;
+};
+Size2 image_size(int size_class) {
+  static const Size2 by_class[] = {{701, 499}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
+  Size2 s = by_class[size_class - 1];
+  const auto& d = gb::session().info();
+  while (s.width * s.height * 8 > d.max_alloc_bytes || s.width * s.height * 13 > d.global_mem_bytes / 2) s.height /= 2;
+  return s;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  Size2 size{};
+  size_t bands = 0;
+  bool from_file = false;
+  std::vector<uint8_t> image;
+  cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;
+  cl::Kernel rows, cols, fused;
+  cl_uint epoch = 0;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->size = image_size(p.size_class);
+  const size_t w = fx->size.width, h = fx->size.height, pixels = w * h;
+  gb::Image img = gb::photo(kPhoto, 1, w, h, gb::Fit::tile);
+  fx->from_file = img.from_file();
+  fx->image = std::move(img.pixels);
+  fx->in = gb::upload(fx->image);
+  fx->sum = gb::make_buffer(pixels * sizeof(cl_uint));
+  fx->sq = gb::make_buffer(p.squared ? pixels * sizeof(cl_ulong) : sizeof(cl_ulong));
+  const std::string options = "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
+                              " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
+                              (p.squared ? " -DSQUARED" : "");
+  if (p.variant == Variant::rows_cols) {
+    fx->rows = s.kernel("l1/integral_image.cl", "integral_image_rows", options);
+    fx->cols = s.kernel("l1/integral_image.cl", "integral_image_cols", options);
+    GB_CL(fx->rows.setArg(0, fx->in));
+    GB_CL(fx->rows.setArg(1, static_cast<cl_uint>(w)));
+    GB_CL(fx->rows.setArg(2, fx->sum));
+    GB_CL(fx->rows.setArg(3, fx->sq));
+    GB_CL(fx->cols.setArg(0, fx->sum));
+    GB_CL(fx->cols.setArg(1, fx->sq));
+    GB_CL(fx->cols.setArg(2, static_cast<cl_uint>(w)));
+    GB_CL(fx->cols.setArg(3, static_cast<cl_uint>(h)));
+    return fx;
+  }
+  fx->bands = (h + kBand - 1) / kBand;
+  fx->bottom = gb::make_buffer(fx->bands * w * sizeof(cl_uint));
+  fx->bottom_sq = gb::make_buffer(p.squared ? fx->bands * w * sizeof(cl_ulong) : sizeof(cl_ulong));
+  fx->flags = gb::make_buffer(fx->bands * sizeof(cl_uint));
+  fx->counter = gb::make_buffer(sizeof(cl_uint));
+  GB_CL(s.queue().enqueueFillBuffer(fx->flags, cl_uint(0), 0, fx->bands * sizeof(cl_uint)));
+  GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
+  fx->fused = s.kernel("l1/integral_image.cl", "integral_image_fused", options);
+  auto& k = fx->fused;
+  GB_CL(k.setArg(0, fx->in));
+  GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
+  GB_CL(k.setArg(2, static_cast<cl_uint>(h)));
+  GB_CL(k.setArg(3, fx->sum));
+  GB_CL(k.setArg(4, fx->sq));
+  GB_CL(k.setArg(5, fx->bottom));
+  GB_CL(k.setArg(6, fx->bottom_sq));
+  GB_CL(k.setArg(7, fx->flags));
+  GB_CL(k.setArg(8, fx->counter));
+  GB_CL(k.setArg(9, static_cast<cl_uint>(fx->bands)));
+  return fx;
+}
+
+void enqueue(Fixture& fx, const Params& p, gb::Batch& b) {
+  const size_t w = fx.size.width, h = fx.size.height;
+  if (p.variant == Variant::rows_cols) {
+    b.launch(fx.rows, cl::NDRange(h * kWorkGroup), cl::NDRange(kWorkGroup));
+    b.launch(fx.cols, cl::NDRange(gb::round_up(w, kCols), kSegments), cl::NDRange(kCols, kSegments));
+    return;
+  }
+  fx.epoch = fx.epoch == 0xffffffffu ? 1 : fx.epoch + 1;  // flags start at 0, never an epoch
+  GB_CL(fx.fused.setArg(10, fx.epoch));
+  b.launch(fx.fused, cl::NDRange(fx.bands * kWorkGroup), cl::NDRange(kWorkGroup));
+}
+
+// ---- verification against reference/integral_image: bit-exact ---------------------------------
+gb::Check verify(const Fixture& fx, const Params& p) {
+  const size_t w = fx.size.width, h = fx.size.height;
+  std::vector<gb::Check> checks{gb::check_exact(gb::download<uint32_t>(fx.sum, w * h),
+                                                ref::integral_image(fx.image, w, h), "integral image")};
+  if (p.squared)
+    checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sq, w * h),
+                                     ref::squared_integral_image(fx.image, w, h), "squared integral image"));
+  return gb::worst(checks);
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { enqueue(fx, p, b); };
+  const size_t pixels = fx.size.width * fx.size.height;
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) {
+    gb::poison(fx.sum, pixels * sizeof(cl_uint));
+    if (p.squared) gb::poison(fx.sq, pixels * sizeof(cl_ulong));
+  }
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double bytes = static_cast<double>(pixels) * (1 + 4 + (p.squared ? 8 : 0));
+  sampler.report({bytes, 0, static_cast<double>(pixels)});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["width"] = static_cast<double>(fx.size.width);
+  state.counters["height"] = static_cast<double>(fx.size.height);
+  state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_integral_image() {
+  const int size = gb::session().size_class();
+  const auto& d = gb::session().info();
+  for (Variant v : {Variant::rows_cols, Variant::fused})
+    for (bool squared : {false, true}) {
+      Params p{v, squared, size};
+      const std::string name = gb::bench_name(
+          "L1/IntegralImage", {{"", variant_name(v)}, {"out", p.out()}, {"size", std::to_string(size)}});
+      if (std::max(kWorkGroup, kCols * kSegments) > d.max_work_group_size)
+        gb::skip_variant(name, "needs work groups of " + std::to_string(kCols * kSegments));
+      else if (v == Variant::fused && squared && !d.has_extension("cl_khr_int64_base_atomics"))
+        gb::skip_variant(name, "no cl_khr_int64_base_atomics to publish the squared bottom rows");
+      else
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+    }
+}
+GB_CASE(register_integral_image);
+
+}  // namespace

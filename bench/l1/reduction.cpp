@@ -1,0 +1,147 @@
+// L1/Reduction: sum, min and max of n floats or ints (int sums in int64, exact), with a local-memory
+// tree or sub-group reductions, then one work group over the partials. Bytes per unit: n * 4.
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "reference/reduction.hpp"
+#include "subgroups.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { local, subgroup };
+enum class Op { sum, min, max };
+const char* variant_name(Variant v) { return v == Variant::local ? "local" : "subgroup"; }
+const char* op_name(Op op) {
+  static const char* names[] = {"sum", "min", "max"};
+  return names[static_cast<int>(op)];
+}
+
+constexpr size_t kWorkGroup = 256;
+constexpr size_t kGroupsPerComputeUnit = 8;  // 2048 resident work items per SM on Hopper
+constexpr double kFloatSumMargin = 1e-5;     // float partial sums against a double reference
+
+struct Params {
+  Variant variant;
+  Op op;
+  bool is_int;
+  int size_class;
+  std::string type() const { return is_int ? "int" : "float"; }
+  std::string key() const { return std::string(variant_name(variant)) + op_name(op) + type() + std::to_string(size_class); }
+};
+
+// Elements: class 1 is not a multiple of 4 (the scalar tail runs); 3 is 2^28 (1 GiB).
+size_t element_count(int size_class) {
+  static const size_t by_class[] = {1000003, size_t(1) << 24, size_t(1) << 28, size_t(1) << 29};
+  const auto& d = gb::session().info();
+  size_t n = by_class[size_class - 1];
+  while (n * 4 > d.max_alloc_bytes || n * 4 > d.global_mem_bytes / 2) n /= 2;
+  return n;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  size_t n = 0, groups = 0;
+  std::vector<float> input_float;
+  std::vector<int32_t> input_int;
+  cl::Buffer in, partials, result;
+  cl::Kernel reduce, final_reduce;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->n = element_count(p.size_class);
+  if (p.is_int) {
+    fx->input_int = gb::random_vector<int32_t>(fx->n, 61, -1000, 1000);
+    fx->in = gb::upload(fx->input_int);
+  } else {
+    fx->input_float = gb::random_vector<float>(fx->n, 62, 0.0, 1.0);  // positive: a well-conditioned sum
+    fx->in = gb::upload(fx->input_float);
+  }
+  const size_t acc_bytes = p.is_int ? sizeof(cl_long) : sizeof(float);
+  fx->groups = std::max<size_t>(1, std::min((fx->n / 4 + kWorkGroup - 1) / kWorkGroup,
+                                            s.info().compute_units * kGroupsPerComputeUnit));
+  fx->partials = gb::make_buffer(fx->groups * acc_bytes);
+  fx->result = gb::make_buffer(acc_bytes);
+  std::string options = p.is_int ? "-DTYPE=int -DVEC=int4 -DACC=long -DIS_INT" : "-DTYPE=float -DVEC=float4 -DACC=float";
+  options += std::string(" -DOP_") + (p.op == Op::sum ? "SUM" : p.op == Op::min ? "MIN" : "MAX");
+  options += " -DWG=" + std::to_string(kWorkGroup);
+  if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;
+  const std::string base = std::string("reduction_") + variant_name(p.variant);
+  fx->reduce = s.kernel("l1/reduction.cl", base, options);
+  fx->final_reduce = s.kernel("l1/reduction.cl", base + "_final", options);
+  GB_CL(fx->reduce.setArg(0, fx->in));
+  GB_CL(fx->reduce.setArg(1, static_cast<cl_ulong>(fx->n)));
+  GB_CL(fx->reduce.setArg(2, fx->partials));
+  GB_CL(fx->final_reduce.setArg(0, fx->partials));
+  GB_CL(fx->final_reduce.setArg(1, static_cast<cl_uint>(fx->groups)));
+  GB_CL(fx->final_reduce.setArg(2, fx->result));
+  return fx;
+}
+
+// ---- verification against reference/reduction -----------------------------------------------
+template <typename T, typename R>
+gb::Check exact(const Fixture& fx, R want, const std::string& what) {
+  return gb::check_exact(gb::download<T>(fx.result, 1), std::vector<T>{static_cast<T>(want)}, what);
+}
+
+gb::Check verify(const Fixture& fx, const Params& p) {
+  const std::string what = std::string(op_name(p.op)) + " of " + p.type();
+  if (p.is_int) {
+    const auto& in = fx.input_int;
+    if (p.op == Op::sum) return exact<cl_long>(fx, ref::reduce_sum(in), what);
+    return exact<cl_long>(fx, p.op == Op::min ? ref::reduce_min(in) : ref::reduce_max(in), what);
+  }
+  const auto& in = fx.input_float;
+  if (p.op == Op::sum)
+    return gb::check_relative(gb::download<float>(fx.result, 1), std::vector<double>{ref::reduce_sum(in)},
+                              kFloatSumMargin, what);
+  return exact<float>(fx, p.op == Op::min ? ref::reduce_min(in) : ref::reduce_max(in), what);
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) {
+    b.launch(fx.reduce, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
+    b.launch(fx.final_reduce, cl::NDRange(kWorkGroup), cl::NDRange(kWorkGroup));
+  };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.result, p.is_int ? sizeof(cl_long) : sizeof(float));
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double bytes = 4.0 * fx.n;
+  sampler.report({bytes, static_cast<double>(fx.n), static_cast<double>(fx.n)});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["elements"] = static_cast<double>(fx.n);
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_reduction() {
+  const int size = gb::session().size_class();
+  const auto& sub = gb::device_subgroup_support();
+  for (Variant v : {Variant::local, Variant::subgroup})
+    for (Op op : {Op::sum, Op::min, Op::max})
+      for (bool is_int : {false, true}) {
+        Params p{v, op, is_int, size};
+        const std::string name = gb::bench_name(
+            "L1/Reduction", {{"", variant_name(v)}, {"op", op_name(op)}, {"type", p.type()}, {"size", std::to_string(size)}});
+        if (v == Variant::subgroup && !sub.available)
+          gb::skip_variant(name, sub.reason);
+        else if (kWorkGroup > gb::session().info().max_work_group_size)
+          gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));
+        else
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      }
+}
+GB_CASE(register_reduction);
+
+}  // namespace

@@ -1,0 +1,189 @@
+// L1/Scan: exclusive prefix sum of n ints (wrapping uint arithmetic, exact) or floats: multi-level
+// reduce-then-scan with a local-memory or sub-group scan, and single pass with decoupled look-back.
+// Bytes per unit: 2 * n * 4 (read once, write once; the multi-level variants also re-read n).
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "reference/scan.hpp"
+#include "subgroups.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { local, subgroup, lookback };
+const char* variant_name(Variant v) {
+  static const char* names[] = {"local", "subgroup", "lookback"};
+  return names[static_cast<int>(v)];
+}
+
+constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
+
+struct Params {
+  Variant variant;
+  bool is_int;
+  int size_class;
+  std::string type() const { return is_int ? "int" : "float"; }
+  std::string key() const { return std::string(variant_name(variant)) + type() + std::to_string(size_class); }
+  // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
+  size_t work_group() const { return size_class == 1 ? 64 : 256; }
+  size_t subtiles() const { return size_class == 1 ? 1 : 4; }
+  size_t tile() const { return work_group() * 4 * subtiles(); }
+};
+
+// Elements: class 1 is not a multiple of 4 or of the tile; 3 is 2^28 (1 GiB each way).
+size_t element_count(int size_class) {
+  static const size_t by_class[] = {1000003, size_t(1) << 24, size_t(1) << 28, size_t(1) << 29};
+  const auto& d = gb::session().info();
+  size_t n = by_class[size_class - 1];
+  while (n * 4 > d.max_alloc_bytes || n * 8 > d.global_mem_bytes / 2) n /= 2;
+  return n;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Level {
+  size_t count;   // elements scanned at this level
+  cl::Buffer sums;  // one per tile of this level (the next level's input)
+};
+
+struct Fixture {
+  size_t n = 0, tiles = 0;
+  std::vector<float> input_float;
+  std::vector<int32_t> input_int;
+  cl::Buffer in, out, status, counter;
+  cl::Kernel reduce, tiles_kernel, lookback;
+  std::vector<Level> levels;  // multi-level: level 0 is the input
+  cl_uint epoch = 0;          // look-back: changes every launch
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->n = element_count(p.size_class);
+  if (p.is_int) {
+    fx->input_int = gb::random_vector<int32_t>(fx->n, 71, -1000, 1000);
+    fx->in = gb::upload(fx->input_int);
+  } else {
+    fx->input_float = gb::random_vector<float>(fx->n, 72, 0.0, 1.0);
+    fx->in = gb::upload(fx->input_float);
+  }
+  fx->out = gb::make_buffer(fx->n * 4);
+  fx->tiles = div_up(fx->n, p.tile());
+  std::string options = p.is_int ? "-DTYPE=uint -DVEC=uint4" : "-DTYPE=float -DVEC=float4 -DIS_FLOAT_TYPE";
+  options += " -DWG=" + std::to_string(p.work_group()) + " -DSUBTILES=" + std::to_string(p.subtiles());
+  if (p.variant == Variant::lookback) {
+    fx->lookback = s.kernel("l1/scan.cl", "scan_lookback", options);
+    fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
+    fx->counter = gb::make_buffer(sizeof(cl_uint));
+    GB_CL(s.queue().enqueueFillBuffer(fx->status, cl_ulong(0), 0, fx->tiles * sizeof(cl_ulong)));
+    GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
+    auto& k = fx->lookback;
+    GB_CL(k.setArg(0, fx->in));
+    GB_CL(k.setArg(1, fx->out));
+    GB_CL(k.setArg(2, static_cast<cl_ulong>(fx->n)));
+    GB_CL(k.setArg(3, fx->status));
+    GB_CL(k.setArg(4, fx->counter));
+    GB_CL(k.setArg(5, static_cast<cl_uint>(fx->tiles)));
+    return fx;
+  }
+  if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;
+  const std::string base = std::string("scan_") + variant_name(p.variant);
+  fx->reduce = s.kernel("l1/scan.cl", base + "_reduce", options);
+  fx->tiles_kernel = s.kernel("l1/scan.cl", base + "_tiles", options);
+  // Levels until one tile holds everything: n -> tiles -> tiles of tiles ...
+  for (size_t count = fx->n; count > p.tile(); count = div_up(count, p.tile()))
+    fx->levels.push_back({count, gb::make_buffer(div_up(count, p.tile()) * 4)});
+  return fx;
+}
+
+// Enqueues one whole scan: reduce up the levels, scan the top in one work group, scan down.
+void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
+  const size_t wg = p.work_group();
+  if (p.variant == Variant::lookback) {
+    fx.epoch = fx.epoch % ((1u << 30) - 1) + 1;  // 1 .. 2^30-1; 0 is the zero-filled status
+    GB_CL(fx.lookback.setArg(6, fx.epoch));
+    b.launch(fx.lookback, cl::NDRange(fx.tiles * wg), cl::NDRange(wg));
+    return;
+  }
+  auto& reduce = fx.reduce;
+  auto& tiles = fx.tiles_kernel;
+  const auto& L = fx.levels;
+  for (size_t i = 0; i < L.size(); ++i) {
+    GB_CL(reduce.setArg(0, i == 0 ? fx.in : L[i - 1].sums));
+    GB_CL(reduce.setArg(1, static_cast<cl_ulong>(L[i].count)));
+    GB_CL(reduce.setArg(2, L[i].sums));
+    b.launch(reduce, cl::NDRange(div_up(L[i].count, p.tile()) * wg), cl::NDRange(wg));
+  }
+  // The top: one tile, no offsets (in place on the last sums, or the whole input when small).
+  const cl::Buffer& top_in = L.empty() ? fx.in : L.back().sums;
+  const cl::Buffer& top_out = L.empty() ? fx.out : L.back().sums;
+  GB_CL(tiles.setArg(0, top_in));
+  GB_CL(tiles.setArg(1, top_out));
+  GB_CL(tiles.setArg(2, static_cast<cl_ulong>(L.empty() ? fx.n : div_up(L.back().count, p.tile()))));
+  GB_CL(tiles.setArg(3, top_out));
+  GB_CL(tiles.setArg(4, cl_uint(0)));
+  b.launch(tiles, cl::NDRange(wg), cl::NDRange(wg));
+  for (size_t i = L.size(); i-- > 0;) {
+    GB_CL(tiles.setArg(0, i == 0 ? fx.in : L[i - 1].sums));
+    GB_CL(tiles.setArg(1, i == 0 ? fx.out : L[i - 1].sums));
+    GB_CL(tiles.setArg(2, static_cast<cl_ulong>(L[i].count)));
+    GB_CL(tiles.setArg(3, L[i].sums));
+    GB_CL(tiles.setArg(4, cl_uint(1)));
+    b.launch(tiles, cl::NDRange(div_up(L[i].count, p.tile()) * wg), cl::NDRange(wg));
+  }
+}
+
+// ---- verification against reference/scan ------------------------------------------------------
+gb::Check verify(const Fixture& fx, const Params& p) {
+  if (p.is_int)
+    return gb::check_exact(gb::download<int32_t>(fx.out, fx.n), ref::exclusive_scan(fx.input_int), "int prefix sums");
+  return gb::check_relative(gb::download<float>(fx.out, fx.n), ref::exclusive_scan(fx.input_float), kFloatMargin,
+                            "float prefix sums");
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { enqueue_scan(fx, p, b); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, fx.n * 4);
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double bytes = 2.0 * 4 * fx.n;
+  sampler.report({bytes, static_cast<double>(fx.n), static_cast<double>(fx.n)});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["elements"] = static_cast<double>(fx.n);
+  state.counters["levels"] = static_cast<double>(fx.levels.size() + 1);
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+void register_scan() {
+  const int size = gb::session().size_class();
+  const auto& d = gb::session().info();
+  const auto& sub = gb::device_subgroup_support();
+  for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback})
+    for (bool is_int : {true, false}) {
+      Params p{v, is_int, size};
+      const std::string name = gb::bench_name(
+          "L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
+      if (v == Variant::subgroup && !sub.available)
+        gb::skip_variant(name, sub.reason);
+      else if (v == Variant::lookback && !d.has_extension("cl_khr_int64_base_atomics"))
+        gb::skip_variant(name, "no cl_khr_int64_base_atomics for the tile status words");
+      else if (p.work_group() > d.max_work_group_size)
+        gb::skip_variant(name, "needs work groups of " + std::to_string(p.work_group()));
+      else
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+    }
+}
+GB_CASE(register_scan);
+
+}  // namespace

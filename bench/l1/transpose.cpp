@@ -1,0 +1,143 @@
+// L1/Transpose: out = in^T for a row-major float matrix: naive, local-memory tiled, and tiled with
+// one float of padding per tile row against bank conflicts. Bytes per unit: 2 * width * height * 4.
+#include <memory>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "reference/transpose.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { naive, tiled, tiled_padded };
+const char* variant_name(Variant v) {
+  static const char* names[] = {"naive", "tiled", "tiled_padded"};
+  return names[static_cast<int>(v)];
+}
+
+struct Params {
+  Variant variant;
+  gb::WorkGroup wg;  // tiled: wg.x is the tile's side, wg.y the rows of work items
+  int size_class;
+  std::string key() const { return std::string(variant_name(variant)) + wg.label() + std::to_string(size_class); }
+};
+
+// Width x height: class 1 is odd-sized so the edge guards run; 3 and up move >= 256 MiB each way.
+struct Shape {
+  size_t width, height;
+};
+Shape matrix_shape(int size_class) {
+  static const Shape by_class[] = {{1000, 600}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
+  Shape s = by_class[size_class - 1];
+  const auto& d = gb::session().info();
+  while (s.width * s.height * sizeof(float) > d.max_alloc_bytes || s.width * s.height * 8 > d.global_mem_bytes / 2)
+    s.height /= 2;
+  return s;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  Shape shape{};
+  std::vector<float> input;
+  cl::Buffer in, out;
+  cl::Kernel kernel;
+  cl::NDRange global, local;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->shape = matrix_shape(p.size_class);
+  const size_t w = fx->shape.width, h = fx->shape.height;
+  fx->input = gb::random_vector<float>(w * h, 51);
+  fx->in = gb::upload(fx->input);
+  fx->out = gb::make_buffer(w * h * sizeof(float));
+  if (p.variant == Variant::naive) {
+    fx->kernel = s.kernel("l1/transpose.cl", "transpose_naive");
+    fx->global = gb::padded_global(w, h, 1, p.wg);
+  } else {
+    const size_t tile = p.wg.x;
+    fx->kernel = s.kernel("l1/transpose.cl", "transpose_tiled",
+                          "-DTILE=" + std::to_string(tile) + " -DROWS=" + std::to_string(p.wg.y) +
+                              " -DPAD=" + (p.variant == Variant::tiled_padded ? "1" : "0"));
+    fx->global = cl::NDRange(gb::round_up(w, tile), gb::round_up(h, tile) / tile * p.wg.y);
+  }
+  fx->local = p.wg.local();
+  GB_CL(fx->kernel.setArg(0, fx->in));
+  GB_CL(fx->kernel.setArg(1, fx->out));
+  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(w)));
+  GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(h)));
+  return fx;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
+  const size_t elements = fx.shape.width * fx.shape.height;
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, elements * sizeof(float));
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check)  // a copy: bit-exact
+    fx.check = gb::check_exact(gb::download<float>(fx.out, elements),
+                               ref::transpose(fx.input, fx.shape.width, fx.shape.height), "transpose");
+  const double bytes = 2.0 * elements * sizeof(float);
+  sampler.report({bytes, 0, static_cast<double>(elements)});
+  gb::report_copy_fraction(state, bytes);
+  state.counters["width"] = static_cast<double>(fx.shape.width);
+  state.counters["height"] = static_cast<double>(fx.shape.height);
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// Naive: every 2-D shape from 32 to the kernel's limit (class 1: a few). Tiled: tiles of 16, 32
+// and 64 with 1 .. tile rows of work items (class 1: two).
+void register_transpose() {
+  auto& s = gb::session();
+  const int size = gb::session().size_class();
+  const auto& d = s.info();
+  auto add = [&](Variant v, const gb::WorkGroup& wg) {
+    Params p{v, wg, size};
+    gb::add_benchmark(gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
+                      [p](benchmark::State& st) { run(st, p); });
+  };
+  cl::Kernel probe = s.kernel("l1/transpose.cl", "transpose_naive");
+  gb::SweepLimits limits{s.kernel_work_group_size(probe), {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 32};
+  std::vector<gb::WorkGroup> naive;
+  if (size == 1) {
+    for (auto [x, y] : {std::pair<size_t, size_t>{32, 8}, {8, 32}, {64, 1}, {1, 64}})
+      if (x * y <= limits.max_size) naive.push_back({x, y, 1, 2});
+    naive.push_back({0, 1, 1, 2});
+  } else {
+    naive = gb::work_group_shapes(2, limits);
+  }
+  for (const auto& wg : naive) add(Variant::naive, wg);
+
+  std::vector<gb::WorkGroup> tiles;
+  if (size == 1) {
+    tiles = {{32, 8, 1, 2}, {16, 16, 1, 2}};
+  } else {
+    for (size_t tile : {16, 32, 64})
+      for (size_t rows = 1; rows <= tile; rows *= 2)
+        if (tile * rows >= 32 && tile * rows <= 1024) tiles.push_back({tile, rows, 1, 2});
+  }
+  for (Variant v : {Variant::tiled, Variant::tiled_padded})
+    for (const auto& wg : tiles) {
+      const size_t local_bytes = wg.x * (wg.x + 1) * sizeof(float);
+      const std::string name = gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}});
+      if (wg.size() > d.max_work_group_size || wg.x > d.max_work_item_sizes[0] || wg.y > d.max_work_item_sizes[1])
+        gb::skip_variant(name, "work group larger than the device allows");
+      else if (local_bytes > d.local_mem_bytes)
+        gb::skip_variant(name, "needs " + std::to_string(local_bytes) + " bytes of local memory");
+      else
+        add(v, wg);
+    }
+}
+GB_CASE(register_transpose);
+
+}  // namespace

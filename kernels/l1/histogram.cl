@@ -1,0 +1,74 @@
+// 256-bin histogram of 8-bit pixels. Each work item reads 16 pixels at a time (a uint4, coalesced)
+// over a grid-strided share of the image; the last n % 16 pixels go one per work item.
+// _global: one global atomic per pixel. _local: a private histogram per work group in local memory
+// (REPLICAS copies, interleaved so that equal values in neighbouring work items hit different
+// banks), added to the global bins at the end.
+// The bins are not cleared by the host: each launch counts into `bins` and clears `next`, the
+// buffer the following launch counts into (the host alternates the two).
+#ifndef WG
+#define WG 256
+#endif
+#ifndef REPLICAS
+#define REPLICAS 1
+#endif
+#define BINS 256
+
+void clear_next(__global uint* next) {
+  for (size_t i = get_global_id(0); i < BINS; i += get_global_size(0)) next[i] = 0;
+}
+
+#define COUNT_WORD(W, COUNT)  \
+  COUNT((W) & 0xffu);         \
+  COUNT(((W) >> 8) & 0xffu);  \
+  COUNT(((W) >> 16) & 0xffu); \
+  COUNT((W) >> 24)
+
+// Two uint4 loads are issued before their 32 pixels are counted, so loads stay in flight while
+// the atomics run.
+#define COUNT_UINT4(V, COUNT) \
+  COUNT_WORD((V).x, COUNT);   \
+  COUNT_WORD((V).y, COUNT);   \
+  COUNT_WORD((V).z, COUNT);   \
+  COUNT_WORD((V).w, COUNT)
+
+#define COUNT_IMAGE(COUNT)                                                     \
+  const size_t gid = get_global_id(0), stride = get_global_size(0);           \
+  __global const uint4* in16 = (__global const uint4*)in;                     \
+  const size_t n16 = n / 16;                                                  \
+  size_t i = gid;                                                             \
+  for (; i + stride < n16; i += 2 * stride) {                                 \
+    const uint4 first = in16[i], second = in16[i + stride];                   \
+    COUNT_UINT4(first, COUNT);                                                \
+    COUNT_UINT4(second, COUNT);                                               \
+  }                                                                           \
+  if (i < n16) {                                                              \
+    const uint4 last = in16[i];                                               \
+    COUNT_UINT4(last, COUNT);                                                 \
+  }                                                                           \
+  for (size_t j = n16 * 16 + gid; j < n; j += stride) COUNT((uint)in[j]);
+
+__kernel void histogram_global(__global const uchar* in, const ulong n, __global uint* bins,
+                               __global uint* next) {
+#define COUNT_GLOBAL(BIN) atomic_inc(&bins[BIN])
+  COUNT_IMAGE(COUNT_GLOBAL)
+  clear_next(next);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_local(__global const uchar* in, const ulong n, __global uint* bins,
+                     __global uint* next) {
+  __local uint hist[BINS * REPLICAS];
+  const uint lid = get_local_id(0);
+  for (uint i = lid; i < BINS * REPLICAS; i += WG) hist[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint replica = lid % REPLICAS;
+#define COUNT_LOCAL(BIN) atomic_inc(&hist[(BIN) * REPLICAS + replica])
+  COUNT_IMAGE(COUNT_LOCAL)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < BINS; b += WG) {
+    uint sum = 0;
+    for (uint r = 0; r < REPLICAS; ++r) sum += hist[b * REPLICAS + r];
+    if (sum) atomic_add(&bins[b], sum);
+  }
+  clear_next(next);
+}

@@ -1,0 +1,224 @@
+// Exclusive prefix sum: out[i] = in[0] + ... + in[i-1], over tiles of TILE = WG * 4 * SUBTILES
+// elements (each work item loads a VEC of 4 per sub-tile, so loads are coalesced).
+// Multi-level (scan_*_reduce, then scan_*_tiles from the top level down): tile sums are scanned
+// recursively and added back. Single pass (scan_lookback): tiles take tickets in order and find
+// their prefix by decoupled look-back over the tiles before them.
+// The group-wide scan is a work-efficient Blelloch tree in local memory (_local) or sub-group scans
+// (_subgroup). Knobs: TYPE/VEC (uint/uint4 for ints: wrapping, exact; or float/float4), WG (a power
+// of two), SUBTILES.
+#ifndef TYPE
+#define TYPE float
+#define VEC float4
+#endif
+#ifndef WG
+#define WG 256
+#endif
+#ifndef SUBTILES
+#define SUBTILES 4
+#endif
+#define TILE (WG * 4 * SUBTILES)
+
+#if defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+#if defined(cl_khr_subgroups) || defined(cl_intel_subgroups) || defined(__opencl_c_subgroups)
+#define HAVE_SUBGROUPS 1
+#endif
+#if defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+// ---- group-wide exclusive scans: one value per work item; *total gets the group's sum ----------
+#define PADDED(i) ((i) + ((i) >> 5))  // one spare slot per 32 against bank conflicts
+#define LOCAL_SLOTS (PADDED(WG) + 1)
+
+TYPE group_scan_local(TYPE x, __local TYPE* s, TYPE* total) {
+  const uint lid = get_local_id(0);
+  s[PADDED(lid)] = x;
+  for (uint d = 1; d < WG; d <<= 1) {  // up-sweep: partial sums at the tree's nodes
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint i = (lid + 1) * 2 * d - 1;
+    if (i < WG) s[PADDED(i)] += s[PADDED(i - d)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    s[PADDED(WG)] = s[PADDED(WG - 1)];
+    s[PADDED(WG - 1)] = 0;
+  }
+  for (uint d = WG / 2; d > 0; d >>= 1) {  // down-sweep
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint i = (lid + 1) * 2 * d - 1;
+    if (i < WG) {
+      const TYPE left = s[PADDED(i - d)];
+      s[PADDED(i - d)] = s[PADDED(i)];
+      s[PADDED(i)] += left;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const TYPE r = s[PADDED(lid)];
+  *total = s[PADDED(WG)];
+  barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the caller's next scan
+  return r;
+}
+
+#ifdef HAVE_SUBGROUPS
+TYPE group_scan_subgroup(TYPE x, __local TYPE* s, TYPE* total) {
+  const uint sg = get_sub_group_id(), lane = get_sub_group_local_id();
+  const TYPE within = sub_group_scan_exclusive_add(x);
+  const TYPE sg_sum = sub_group_reduce_add(x);
+  if (lane == 0) s[sg] = sg_sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (sg == 0) {  // scans the sub-group sums, in steps of the sub-group size
+    const uint count = get_num_sub_groups(), width = get_sub_group_size();
+    TYPE carry = 0;
+    for (uint base = 0; base < count; base += width) {
+      const uint i = base + lane;
+      const TYPE v = i < count ? s[i] : 0;
+      const TYPE e = sub_group_scan_exclusive_add(v);
+      if (i < count) s[i] = carry + e;
+      carry += sub_group_reduce_add(v);
+    }
+    if (lane == 0) s[WG] = carry;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const TYPE r = s[sg] + within;
+  *total = s[WG];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#endif
+
+// ---- tile helpers ---------------------------------------------------------------------------
+// The work item's 4 elements of sub-tile k of tile t (zeros past n).
+VEC load4(__global const TYPE* in, const ulong n, const ulong t, const uint k) {
+  const ulong i = t * TILE + (ulong)k * WG * 4 + get_local_id(0) * 4;
+  if (i + 4 <= n) return vload4(0, in + i);
+  VEC v = (VEC)(0);
+  if (i < n) v.s0 = in[i];
+  if (i + 1 < n) v.s1 = in[i + 1];
+  if (i + 2 < n) v.s2 = in[i + 2];
+  return v;
+}
+
+void store4(__global TYPE* out, const ulong n, const ulong t, const uint k, const VEC v) {
+  const ulong i = t * TILE + (ulong)k * WG * 4 + get_local_id(0) * 4;
+  if (i + 4 <= n) {
+    vstore4(v, 0, out + i);
+    return;
+  }
+  if (i < n) out[i] = v.s0;
+  if (i + 1 < n) out[i + 1] = v.s1;
+  if (i + 2 < n) out[i + 2] = v.s2;
+}
+
+#define SUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
+// Exclusive prefix of the 4 lanes, plus `base`.
+#define EXCL4(v, base) ((VEC)((base), (base) + (v).s0, (base) + (v).s0 + (v).s1, (base) + (v).s0 + (v).s1 + (v).s2))
+
+// Scans tile t held in registers: out gets offset + exclusive prefix. The scans of the sub-tiles
+// run one after the other, carrying the running sum.
+#define SCAN_TILE(GROUP_SCAN)                                                        \
+  TYPE excl[SUBTILES];                                                               \
+  TYPE aggregate = 0;                                                                \
+  for (uint k = 0; k < SUBTILES; ++k) {                                              \
+    TYPE sub_total;                                                                  \
+    excl[k] = aggregate + GROUP_SCAN(SUM4(v[k]), scratch, &sub_total);               \
+    aggregate += sub_total;                                                          \
+  }
+
+// ---- multi-level: reduce tiles, scan tiles with known offsets -------------------------------
+#define DEFINE_MULTILEVEL(NAME, GROUP_SCAN)                                                        \
+  /* sums[t] = the sum of tile t. */                                                               \
+  __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))                                         \
+  void scan_##NAME##_reduce(__global const TYPE* in, const ulong n, __global TYPE* sums) {         \
+    __local TYPE scratch[LOCAL_SLOTS];                                                             \
+    const ulong t = get_group_id(0);                                                               \
+    TYPE mine = 0;                                                                                 \
+    for (uint k = 0; k < SUBTILES; ++k) {                                                          \
+      const VEC v = load4(in, n, t, k);                                                            \
+      mine += SUM4(v);                                                                             \
+    }                                                                                              \
+    TYPE total;                                                                                    \
+    GROUP_SCAN(mine, scratch, &total);                                                             \
+    if (get_local_id(0) == 0) sums[t] = total;                                                     \
+  }                                                                                                \
+  /* out = exclusive scan of in, plus offsets[t] per tile when has_offsets (in == out is fine). */ \
+  __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))                                         \
+  void scan_##NAME##_tiles(__global const TYPE* in, __global TYPE* out, const ulong n,             \
+                           __global const TYPE* offsets, const uint has_offsets) {                 \
+    __local TYPE scratch[LOCAL_SLOTS];                                                             \
+    const ulong t = get_group_id(0);                                                               \
+    VEC v[SUBTILES];                                                                               \
+    for (uint k = 0; k < SUBTILES; ++k) v[k] = load4(in, n, t, k);                                 \
+    SCAN_TILE(GROUP_SCAN)                                                                          \
+    const TYPE offset = has_offsets ? offsets[t] : 0;                                              \
+    for (uint k = 0; k < SUBTILES; ++k) store4(out, n, t, k, EXCL4(v[k], offset + excl[k]));       \
+  }
+
+DEFINE_MULTILEVEL(local, group_scan_local)
+#ifdef HAVE_SUBGROUPS
+DEFINE_MULTILEVEL(subgroup, group_scan_subgroup)
+#endif
+
+// ---- single pass with decoupled look-back -----------------------------------------------------
+// status[t] packs (epoch << 2 | flag) in the high 32 bits and the value's bits in the low 32:
+// flag 1 = the tile's own sum, 2 = the inclusive prefix up to and including the tile. `epoch`
+// changes with every launch, so words left from an earlier launch read as "not yet". The tile
+// counter is reset by the work group that takes the last ticket.
+#if defined(cl_khr_int64_base_atomics)
+#define FLAG_AGGREGATE 1u
+#define FLAG_INCLUSIVE 2u
+#if defined(IS_FLOAT_TYPE)
+#define BITS(x) as_uint(x)
+#define VALUE(b) as_float(b)
+#else
+#define BITS(x) (x)
+#define VALUE(b) (b)
+#endif
+
+ulong pack(const uint epoch, const uint flag, const TYPE value) {
+  return ((ulong)((epoch << 2) | flag) << 32) | (ulong)BITS(value);
+}
+
+#define DEFINE_LOOKBACK(NAME, GROUP_SCAN)                                                          \
+  __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))                                         \
+  void scan_##NAME(__global const TYPE* in, __global TYPE* out, const ulong n,                     \
+                   __global volatile ulong* status, __global volatile uint* counter,               \
+                   const uint tiles, const uint epoch) {                                           \
+    __local TYPE scratch[LOCAL_SLOTS];                                                             \
+    __local uint ticket;                                                                           \
+    __local TYPE tile_prefix;                                                                      \
+    if (get_local_id(0) == 0) {                                                                    \
+      ticket = atomic_inc(counter);                                                                \
+      if (ticket == tiles - 1) atomic_xchg(counter, 0u);                                           \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    const uint t = ticket;                                                                         \
+    VEC v[SUBTILES];                                                                               \
+    for (uint k = 0; k < SUBTILES; ++k) v[k] = load4(in, n, t, k);                                 \
+    SCAN_TILE(GROUP_SCAN)                                                                          \
+    if (get_local_id(0) == 0) {                                                                    \
+      TYPE prefix = 0;                                                                             \
+      if (t == 0) {                                                                                \
+        atom_xchg(&status[0], pack(epoch, FLAG_INCLUSIVE, aggregate));                             \
+      } else {                                                                                     \
+        atom_xchg(&status[t], pack(epoch, FLAG_AGGREGATE, aggregate));                             \
+        for (uint j = t - 1;;) {                                                                   \
+          const ulong word = status[j];                                                            \
+          const uint high = (uint)(word >> 32);                                                    \
+          if ((high >> 2) != epoch) continue; /* not published yet: spin */                       \
+          prefix = VALUE((uint)word) + prefix;                                                     \
+          if ((high & 3u) == FLAG_INCLUSIVE) break;                                                \
+          --j;                                                                                     \
+        }                                                                                          \
+        atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, prefix + aggregate));                    \
+      }                                                                                            \
+      tile_prefix = prefix;                                                                        \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    const TYPE offset = tile_prefix;                                                               \
+    for (uint k = 0; k < SUBTILES; ++k) store4(out, n, t, k, EXCL4(v[k], offset + excl[k]));       \
+  }
+
+DEFINE_LOOKBACK(lookback, group_scan_local)
+#endif

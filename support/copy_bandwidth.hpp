@@ -1,0 +1,26 @@
+// The device's copy bandwidth, measured once per process (float4 copy of a large buffer, the best
+// of a few batches), as the yardstick of memory-bound cases: copy_fraction = bytes_per_second / it.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+
+namespace gb {
+
+struct CopyBandwidth {
+  double bytes_per_second = 0;  // read + write bytes of the copy per second of device time
+  size_t buffer_bytes = 0;      // size of each of the two buffers
+};
+
+// Bytes per buffer: 1 GiB on a GPU (far past any cache), 64 MiB on other devices (kept quick on
+// CPUs), never above the allocation limit nor 1/8 of the device memory.
+size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t global_mem_bytes);
+
+// Measured on first use in this process (a few hundred ms), then cached. Prints one line on stderr.
+const CopyBandwidth& device_copy_bandwidth();
+
+// Counters copy_fraction (this benchmark's bytes per second over the copy bandwidth) and
+// copy_bytes_per_second. Call after Sampler::report (it reads the unit_seconds counter).
+void report_copy_fraction(benchmark::State& state, double bytes_per_unit);
+
+}  // namespace gb

@@ -1,0 +1,45 @@
+// Real photographs as benchmark inputs: 8-bit PNG decoding (libpng), fitting to a size by mirrored
+// tiling or bilinear scaling, the directories searched, and a generated stand-in when a file is missing.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct Image {
+  size_t width = 0, height = 0;
+  int channels = 1;             // 1: gray, 4: RGBA
+  std::vector<uint8_t> pixels;  // row-major, channels interleaved, no row padding
+  std::string source;           // the file read, or "generated:<name>"
+  bool from_file() const { return source.rfind("generated:", 0) != 0; }
+  size_t row_bytes() const { return width * static_cast<size_t>(channels); }
+};
+
+// Decodes any 8- or 16-bit PNG (gray, gray+alpha, RGB, RGBA, palette) into `channels`: 4 gives RGBA
+// with alpha 255 where the file has none; 1 gives luma (299 R + 587 G + 114 B + 500) / 1000, which
+// leaves a gray file's values unchanged. Throws std::runtime_error naming the file.
+Image load_png(const std::string& path, int channels);
+// 8-bit gray or RGBA PNG; throws std::runtime_error on failure.
+void save_png(const std::string& path, const Image& image);
+
+// tile: copies of the image, every other one mirrored, so there are no seams and each whole tile
+// keeps the photograph's histogram. scale: bilinear (pixel centres aligned, edges clamped).
+enum class Fit { tile, scale };
+Image fit_image(const Image& source, size_t width, size_t height, Fit fit);
+
+// Where photographs are looked for: $GPU_BENCH_IMAGE_DIR (if set), then the data folder of
+// Debian's python3-skimage (astronaut.png, camera.png ...).
+std::vector<std::string> image_search_path();
+// The first existing `file` in the search path, or "" when none.
+std::string find_image(const std::string& file);
+
+// Deterministic photo-like stand-in: smooth gradients, a few discs and fine noise, every value used.
+Image generated_image(size_t width, size_t height, int channels, uint64_t seed);
+
+// The photograph `file` fitted to width x height; when it cannot be found or read, the generated
+// stand-in, with one line on stderr saying so (once per file and process). Check from_file().
+Image photo(const std::string& file, int channels, size_t width, size_t height, Fit fit = Fit::tile);
+
+}  // namespace gb

@@ -1,0 +1,11 @@
+# L1 image and primitive cases (issue 5): each runs every matching benchmark at --size=1 and verifies.
+add_case_test(L1.Transpose "^L1/Transpose/")
+add_case_test(L1.Reduction "^L1/Reduction/")
+add_case_test(L1.Scan "^L1/Scan/")
+add_case_test(L1.Histogram "^L1/Histogram/")
+add_case_test(L1.IntegralImage "^L1/IntegralImage/")
+add_case_test(L1.BoxFilter "^L1/BoxFilter/")
+# Unit tests of the references above against brute force.
+add_executable(l1_image_reference_tests ${CMAKE_CURRENT_SOURCE_DIR}/reference/l1_image_test.cpp)
+target_link_libraries(l1_image_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
+gtest_discover_tests(l1_image_reference_tests)

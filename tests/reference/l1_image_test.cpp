@@ -1,0 +1,100 @@
+// The L1 image references (issue 5) against brute force on small inputs: box-filter window sums
+// with clamp-to-edge (radius past the image too), integral images, scans, histogram, transpose.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "reference/box_filter.hpp"
+#include "reference/histogram.hpp"
+#include "reference/integral_image.hpp"
+#include "reference/reduction.hpp"
+#include "reference/scan.hpp"
+#include "reference/transpose.hpp"
+
+namespace {
+
+std::vector<uint8_t> random_bytes(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (auto& x : v) x = static_cast<uint8_t>(rng());
+  return v;
+}
+
+TEST(BoxFilterReference, WindowSumsMatchBruteForceWithClampedEdges) {
+  const size_t w = 7, h = 5;
+  for (int channels : {1, 4}) {
+    const auto in = random_bytes(w * h * channels, 3);
+    for (int r : {0, 1, 2, 6, 9}) {
+      const auto sums = ref::box_sums(in, w, h, channels, r);
+      for (long y = 0; y < static_cast<long>(h); ++y)
+        for (long x = 0; x < static_cast<long>(w); ++x)
+          for (int c = 0; c < channels; ++c) {
+            int64_t want = 0;
+            for (long dy = -r; dy <= r; ++dy)
+              for (long dx = -r; dx <= r; ++dx) {
+                const long sx = std::clamp(x + dx, 0L, static_cast<long>(w) - 1);
+                const long sy = std::clamp(y + dy, 0L, static_cast<long>(h) - 1);
+                want += in[(sy * w + sx) * channels + c];
+              }
+            ASSERT_EQ(sums[(y * w + x) * channels + c], want) << "r=" << r << " x=" << x << " y=" << y;
+          }
+    }
+  }
+}
+
+TEST(BoxFilterReference, RoundingAndFloatMean) {
+  // A flat image stays flat; RGBA8 rounds half up: one 255 among nine zeros -> (255 + 4) / 9 = 28.
+  std::vector<uint8_t> img(3 * 3 * 4, 0);
+  img[(1 * 3 + 1) * 4] = 255;
+  EXPECT_EQ(ref::box_filter_rgba8(img, 3, 3, 1)[(1 * 3 + 1) * 4], 28);
+  std::vector<float> flat(20, 0.25f);
+  for (double v : ref::box_filter(flat, 5, 4, 2)) EXPECT_DOUBLE_EQ(v, 0.25);
+}
+
+TEST(IntegralImageReference, MatchesBruteForce) {
+  const size_t w = 9, h = 6;
+  const auto in = random_bytes(w * h, 5);
+  const auto sum = ref::integral_image(in, w, h);
+  const auto sq = ref::squared_integral_image(in, w, h);
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      uint64_t s = 0, s2 = 0;
+      for (size_t j = 0; j <= y; ++j)
+        for (size_t i = 0; i <= x; ++i) s += in[j * w + i], s2 += uint64_t(in[j * w + i]) * in[j * w + i];
+      ASSERT_EQ(sum[y * w + x], static_cast<uint32_t>(s));
+      ASSERT_EQ(sq[y * w + x], s2);
+    }
+}
+
+TEST(IntegralImageReference, SumWrapsModulo2To32) {
+  const size_t w = 4200, h = 4200;  // 4200^2 * 255 > 2^32
+  std::vector<uint8_t> in(w * h, 255);
+  ASSERT_GT(uint64_t(w) * h * 255, uint64_t(1) << 32);
+  const auto sum = ref::integral_image(in, w, h);
+  EXPECT_EQ(sum.back(), static_cast<uint32_t>(uint64_t(w) * h * 255));
+}
+
+TEST(ScanReference, ExclusiveAndWrapping) {
+  EXPECT_EQ(ref::exclusive_scan(std::vector<int32_t>{3, -1, 4}), (std::vector<int32_t>{0, 3, 2}));
+  EXPECT_EQ(ref::exclusive_scan(std::vector<int32_t>{INT32_MAX, 1, 0})[2], INT32_MIN);
+  EXPECT_EQ(ref::exclusive_scan(std::vector<float>{0.5f, 0.25f}), (std::vector<double>{0.0, 0.5}));
+}
+
+TEST(ReductionReference, SumMinMax) {
+  const std::vector<int32_t> ints{5, -7, 2000000000, 2000000000};
+  EXPECT_EQ(ref::reduce_sum(ints), 3999999998);
+  EXPECT_EQ(ref::reduce_min(ints), -7);
+  EXPECT_EQ(ref::reduce_max(std::vector<float>{0.5f, -2.0f, 1.5f}), 1.5f);
+}
+
+TEST(HistogramAndTransposeReference, Basics) {
+  const auto bins = ref::histogram256({0, 0, 255, 7});
+  EXPECT_EQ(bins[0], 2u);
+  EXPECT_EQ(bins[7], 1u);
+  EXPECT_EQ(bins[255], 1u);
+  // 2 x 3 (height x width) -> 3 x 2
+  EXPECT_EQ(ref::transpose({1, 2, 3, 4, 5, 6}, 3, 2), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+}  // namespace
