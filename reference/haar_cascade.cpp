@@ -11,6 +11,9 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+
+#include "parallel.hpp"
 
 namespace ref {
 
@@ -282,48 +285,55 @@ CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const Inte
   out.depth.assign(plan.windows, 0);
   out.borderline.assign(plan.windows, kNotBorderline);
   out.survivors.assign(stages, 0);
-  for (const ScanScale& s : plan.scales)
-    for (int iy = 0; iy < s.ny; ++iy)
-      for (int ix = 0; ix < s.nx; ++ix) {
-        const uint32_t id = s.first_window + static_cast<uint32_t>(iy) * s.nx + ix;
-        const size_t base = static_cast<size_t>(iy) * s.step * plan.stride + static_cast<size_t>(ix) * s.step;
-        // The device's order of float operations, step by step.
-        const uint32_t sum = rect_sum(ii.sum, base, s.norm);
-        const uint64_t sq = rect_sum(ii.sqsum, base, s.norm);
-        // area * sqsum >= sum^2 (Cauchy-Schwarz): the unsigned difference never wraps.
-        const uint64_t nf2 = static_cast<uint64_t>(s.norm_area) * sq - static_cast<uint64_t>(sum) * sum;
-        const float norm = nf2 > 0 ? std::sqrt(static_cast<float>(nf2)) : 1.0f;
-        uint8_t depth = 0, borderline = kNotBorderline;
-        for (int st = 0; st < stages; ++st) {
-          const HaarStage& stage = c.stages[st];
-          float stage_sum = 0;  // plain adds in a fixed order: the same on every device
-          for (int n = stage.first; n < stage.first + stage.count; ++n) {
-            const HaarNode& node = c.nodes[n];
-            const ScaledRect* r = &s.rects[3 * n];
-            const int terms = r[2].weight != 0.0f ? 3 : 2;
-            float w[3], x[3];
-            for (int k = 0; k < terms; ++k) {
-              w[k] = r[k].weight;
-              x[k] = static_cast<float>(rect_sum(ii.sum, base, r[k]));
-            }
-            const float t = node.threshold * norm;
-            float value = w[0] * x[0] + w[1] * x[1];
-            if (terms == 3) value += w[2] * x[2];
-            const bool left = value < t;
-            // Near a tie, ask whether a conforming device could decide the other way.
-            if (borderline == kNotBorderline &&
-                std::abs(static_cast<double>(value) - t) <= 1e-4 * (std::abs(w[0] * x[0]) + std::abs(w[1] * x[1]) + std::abs(t)) &&
-                could_flip(w, x, terms, node.threshold, norm, left))
-              borderline = static_cast<uint8_t>(st);
-            stage_sum += left ? node.left : node.right;
+  // One task per row of windows: windows are independent.
+  std::vector<std::pair<int, int>> rows;  // (scale, iy)
+  for (int k = 0; k < static_cast<int>(plan.scales.size()); ++k)
+    for (int iy = 0; iy < plan.scales[k].ny; ++iy) rows.emplace_back(k, iy);
+  parallel_for(rows.size(), [&](size_t task) {
+    const ScanScale& s = plan.scales[rows[task].first];
+    const int iy = rows[task].second;
+    for (int ix = 0; ix < s.nx; ++ix) {
+      const uint32_t id = s.first_window + static_cast<uint32_t>(iy) * s.nx + ix;
+      const size_t base = static_cast<size_t>(iy) * s.step * plan.stride + static_cast<size_t>(ix) * s.step;
+      // The device's order of float operations, step by step.
+      const uint32_t sum = rect_sum(ii.sum, base, s.norm);
+      const uint64_t sq = rect_sum(ii.sqsum, base, s.norm);
+      // area * sqsum >= sum^2 (Cauchy-Schwarz): the unsigned difference never wraps.
+      const uint64_t nf2 = static_cast<uint64_t>(s.norm_area) * sq - static_cast<uint64_t>(sum) * sum;
+      const float norm = nf2 > 0 ? std::sqrt(static_cast<float>(nf2)) : 1.0f;
+      uint8_t depth = 0, borderline = kNotBorderline;
+      for (int st = 0; st < stages; ++st) {
+        const HaarStage& stage = c.stages[st];
+        float stage_sum = 0;  // plain adds in a fixed order: the same on every device
+        for (int n = stage.first; n < stage.first + stage.count; ++n) {
+          const HaarNode& node = c.nodes[n];
+          const ScaledRect* r = &s.rects[3 * n];
+          const int terms = r[2].weight != 0.0f ? 3 : 2;
+          float w[3], x[3];
+          for (int k = 0; k < terms; ++k) {
+            w[k] = r[k].weight;
+            x[k] = static_cast<float>(rect_sum(ii.sum, base, r[k]));
           }
-          if (stage_sum < stage.threshold) break;
-          ++depth;
-          ++out.survivors[st];
+          const float t = node.threshold * norm;
+          float value = w[0] * x[0] + w[1] * x[1];
+          if (terms == 3) value += w[2] * x[2];
+          const bool left = value < t;
+          // Near a tie, ask whether a conforming device could decide the other way.
+          if (borderline == kNotBorderline &&
+              std::abs(static_cast<double>(value) - t) <= 1e-4 * (std::abs(w[0] * x[0]) + std::abs(w[1] * x[1]) + std::abs(t)) &&
+              could_flip(w, x, terms, node.threshold, norm, left))
+            borderline = static_cast<uint8_t>(st);
+          stage_sum += left ? node.left : node.right;
         }
-        out.depth[id] = depth;
-        out.borderline[id] = borderline;
+        if (stage_sum < stage.threshold) break;
+        ++depth;
       }
+      out.depth[id] = depth;
+      out.borderline[id] = borderline;
+    }
+  });
+  for (uint8_t d : out.depth)
+    for (int st = 0; st < d; ++st) ++out.survivors[st];
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <Eigen/Dense>
 #include <stdexcept>
 
+#include "parallel.hpp"
+
 namespace ref {
 
 namespace {
@@ -36,61 +38,57 @@ Lattice lattice(int q) {
 
 int opposite(int q) { return q == 0 ? 0 : (q & 1) ? q + 1 : q - 1; }
 
-// The neighbour of `i` at -c (or the wall flag) along one axis of length n.
-struct Axis {
-  int n;
-  bool walls;
-  // Returns false when the neighbour at i - c lies beyond a wall.
-  bool source(int i, int c, int& s) const {
-    s = i - c;
-    if (s >= 0 && s < n) return true;
-    if (walls && n > 1) return false;
-    s = (s + n) % n;
-    return true;
-  }
-};
+// The neighbour at i - c along one axis of length n: false when it lies beyond a wall, else wrapped
+// round (periodic).
+inline bool source(int i, int c, int n, bool walls, int& s) {
+  s = i - c;
+  if (s >= 0 && s < n) return true;
+  if (walls && n > 1) return false;
+  s = s < 0 ? s + n : s - n;
+  return true;
+}
 
 void step(const LbmDomain& d, const Lattice& l, const std::vector<float>& src, std::vector<float>& dst) {
   const size_t cells = d.cells();
-  const Axis ax{d.nx, !d.channel}, ay{d.ny, true}, az{d.nz, !d.channel};
-  float f[19];
-  for (int z = 0; z < d.nz; ++z)
-    for (int y = 0; y < d.ny; ++y)
-      for (int x = 0; x < d.nx; ++x) {
-        const size_t n = (static_cast<size_t>(z) * d.ny + y) * d.nx + x;
-        for (int q = 0; q < l.q; ++q) {
-          int sx, sy, sz;
-          const bool inside_x = ax.source(x, l.cx[q], sx), inside_y = ay.source(y, l.cy[q], sy),
-                     inside_z = az.source(z, l.cz[q], sz);
-          if (inside_x && inside_y && inside_z) {
-            f[q] = src[q * cells + (static_cast<size_t>(sz) * d.ny + sy) * d.nx + sx];
-          } else {
-            float v = src[opposite(q) * cells + n];
-            if (!d.channel && l.cy[q] < 0 && y == d.ny - 1) v += 6.0f * l.w[q] * static_cast<float>(l.cx[q]) * d.lid_u;
-            f[q] = v;
-          }
-        }
-        float rhom1 = 0, jx = 0, jy = 0, jz = 0;
-        for (int q = 0; q < l.q; ++q) {
-          rhom1 += f[q];
-          jx += static_cast<float>(l.cx[q]) * f[q];
-          jy += static_cast<float>(l.cy[q]) * f[q];
-          jz += static_cast<float>(l.cz[q]) * f[q];
-        }
-        if (d.channel) jx += 0.5f * d.force_x;
-        const float rho = 1.0f + rhom1, inv_rho = 1.0f / rho;
-        const float ux = jx * inv_rho, uy = jy * inv_rho, uz = jz * inv_rho;
-        const float usq = 1.5f * (ux * ux + uy * uy + uz * uz);
-        for (int q = 0; q < l.q; ++q) {
-          const float cx = static_cast<float>(l.cx[q]);
-          const float cu = 3.0f * (cx * ux + static_cast<float>(l.cy[q]) * uy + static_cast<float>(l.cz[q]) * uz);
-          const float feq = l.w[q] * rhom1 + l.w[q] * rho * (cu + 0.5f * cu * cu - usq);
-          float out = f[q] + d.omega * (feq - f[q]);
-          if (d.channel)
-            out += (1.0f - 0.5f * d.omega) * l.w[q] * (3.0f * (cx - ux) + 3.0f * cu * cx) * d.force_x;
-          dst[q * cells + n] = out;
+  const bool walls_xz = !d.channel;
+  // One (y, z) row per task: rows are independent.
+  parallel_for(static_cast<size_t>(d.ny) * d.nz, [&](size_t row) {
+    const int y = static_cast<int>(row % d.ny), z = static_cast<int>(row / d.ny);
+    float f[19];
+    for (int x = 0; x < d.nx; ++x) {
+      const size_t n = row * d.nx + x;
+      for (int q = 0; q < l.q; ++q) {
+        int sx, sy, sz;
+        if (source(x, l.cx[q], d.nx, walls_xz, sx) && source(y, l.cy[q], d.ny, true, sy) &&
+            source(z, l.cz[q], d.nz, walls_xz, sz)) {
+          f[q] = src[q * cells + (static_cast<size_t>(sz) * d.ny + sy) * d.nx + sx];
+        } else {
+          float v = src[opposite(q) * cells + n];
+          if (!d.channel && l.cy[q] < 0 && y == d.ny - 1) v += 6.0f * l.w[q] * static_cast<float>(l.cx[q]) * d.lid_u;
+          f[q] = v;
         }
       }
+      float rhom1 = 0, jx = 0, jy = 0, jz = 0;
+      for (int q = 0; q < l.q; ++q) {
+        rhom1 += f[q];
+        jx += static_cast<float>(l.cx[q]) * f[q];
+        jy += static_cast<float>(l.cy[q]) * f[q];
+        jz += static_cast<float>(l.cz[q]) * f[q];
+      }
+      if (d.channel) jx += 0.5f * d.force_x;
+      const float rho = 1.0f + rhom1, inv_rho = 1.0f / rho;
+      const float ux = jx * inv_rho, uy = jy * inv_rho, uz = jz * inv_rho;
+      const float usq = 1.5f * (ux * ux + uy * uy + uz * uz);
+      for (int q = 0; q < l.q; ++q) {
+        const float cx = static_cast<float>(l.cx[q]);
+        const float cu = 3.0f * (cx * ux + static_cast<float>(l.cy[q]) * uy + static_cast<float>(l.cz[q]) * uz);
+        const float feq = l.w[q] * rhom1 + l.w[q] * rho * (cu + 0.5f * cu * cu - usq);
+        float out = f[q] + d.omega * (feq - f[q]);
+        if (d.channel) out += (1.0f - 0.5f * d.omega) * l.w[q] * (3.0f * (cx - ux) + 3.0f * cu * cx) * d.force_x;
+        dst[q * cells + n] = out;
+      }
+    }
+  });
 }
 
 }  // namespace

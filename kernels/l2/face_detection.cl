@@ -135,8 +135,8 @@ uint rect_sum(__global const uint* ii, uint base, int4 r) {
 
 // Scale and top-left integral offset of window `id`.
 void locate(const Cascade* c, int scale_count, uint id, int* scale, uint* base) {
-  int k = scale_count - 1;
-  while (k > 0 && id < (uint)c->scales[k * SCALE_INTS]) --k;
+  int k = 0;  // most windows are at the first scales
+  while (k + 1 < scale_count && id >= (uint)c->scales[(k + 1) * SCALE_INTS]) ++k;
   __global const int* s = c->scales + k * SCALE_INTS;
   const uint local_id = id - (uint)s[0], nx = (uint)s[1], step = (uint)s[2];
   const uint iy = local_id / nx, ix = local_id - iy * nx;
