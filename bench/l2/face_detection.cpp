@@ -1,0 +1,464 @@
+// L2/FaceDetection: Viola-Jones with OpenCV's frontal-face Haar cascade on a photograph: grayscale,
+// integral images, the cascade at every window and scale (fused, or staged with compaction). Items: windows.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "gpu_bench.hpp"
+#include "reference/haar_cascade.hpp"
+#include "reference/photo.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+// Debian: opencv-data ships the cascade, python3-skimage the astronaut, opencv-doc messi5.jpg.
+// $GPU_BENCH_IMAGE_DIR, when set, is searched first for each file (by its base name).
+const char* kCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml";
+
+// Where a face is: a detection's centre within the box and its size within the range (pixels,
+// in the photo as the package ships it; tiles repeat it).
+struct FaceRegion {
+  int cx_lo, cx_hi, cy_lo, cy_hi, size_lo, size_hi;
+};
+struct PhotoSpec {
+  const char* name;
+  const char* debian_path;
+  const char* package;
+  std::vector<FaceRegion> faces;
+};
+const std::vector<PhotoSpec>& photos() {
+  static const std::vector<PhotoSpec> all = {
+      // 512 x 512: Eileen Collins' face, centre near (224, 114), about 96 pixels.
+      {"astronaut", "/usr/lib/python3/dist-packages/skimage/data/astronaut.png", "python3-skimage",
+       {{170, 250, 70, 170, 48, 160}}},
+      // 548 x 342: Messi's face, centre near (245, 111), about 37 pixels.
+      {"messi", "/usr/share/doc/opencv-doc/examples/data/messi5.jpg", "opencv-doc", {{220, 270, 85, 140, 24, 80}}},
+  };
+  return all;
+}
+
+constexpr double kScaleFactor = 1.25;  // window grows by this per scale ("scale:1.25" in the names)
+constexpr double kStep = 1.0;          // window step at scale 1, in pixels ("step:1"); max(1, round(step * scale))
+constexpr int kMinNeighbors = 3;       // OpenCV's groupRectangles
+constexpr double kGroupEps = 0.2;
+constexpr double kMatchOverlap = 0.5;  // detections match when their intersection over union is above this
+constexpr int kChunk = 32;                 // integral images: rows per work item in the column pass
+constexpr size_t kResidentPerUnit = 2048;  // staged kernels: work items per compute unit (H200: 2048 per SM)
+
+enum class Variant { fused, staged };
+const char* variant_name(Variant v) { return v == Variant::fused ? "fused" : "staged"; }
+
+struct Params {
+  Variant variant;
+  size_t photo;  // index into photos()
+  size_t wg;
+  int size_class;
+  std::string key() const {
+    return std::string(variant_name(variant)) + std::to_string(photo) + "/" + std::to_string(wg) + "/" +
+           std::to_string(size_class);
+  }
+};
+
+int tiles(int size_class) {
+  static const int per_class[] = {1, 2, 8, 16};  // size 3: 4096 x 4096 for the astronaut
+  return per_class[size_class - 1];
+}
+
+bool ci() {
+  const char* v = std::getenv("CI");
+  return v && std::strcmp(v, "true") == 0;
+}
+
+std::string cascade_path() {
+  if (const char* dir = std::getenv("GPU_BENCH_IMAGE_DIR"); dir && *dir) {
+    std::string p = std::string(dir) + "/haarcascade_frontalface_default.xml";
+    if (FILE* f = std::fopen(p.c_str(), "r")) {
+      std::fclose(f);
+      return p;
+    }
+  }
+  return kCascadePath;
+}
+
+// ---- the host side: photo, plan and reference, shared by the variants of one image -------------
+struct HostDetection {
+  ref::HaarCascade cascade;
+  ref::Photo photo;
+  ref::ScanPlan plan;
+  std::vector<uint8_t> gray;
+  ref::IntegralImages integral;
+  ref::CascadeResult result;
+  std::vector<ref::Detection> detections;  // grouped
+  uint32_t borderline = 0;                 // windows whose result rests on float rounding
+};
+
+std::shared_ptr<const HostDetection> host_detection(const Params& p) {
+  static std::string key;
+  static std::shared_ptr<const HostDetection> cached;  // one image at a time: they are large
+  const std::string k = std::to_string(p.photo) + "/" + std::to_string(p.size_class);
+  if (cached && key == k) return cached;
+  cached.reset();
+  auto h = std::make_shared<HostDetection>();
+  h->cascade = ref::load_haar_cascade(cascade_path());
+  const PhotoSpec& spec = photos()[p.photo];
+  std::optional<ref::Photo> photo = ref::load_photo(spec.debian_path);
+  if (!photo) {
+    std::fprintf(stderr, "%s: %s not found (Debian package %s; or set GPU_BENCH_IMAGE_DIR): a generated image "
+                 "stands in and the faces check is skipped (under CI=true: a failure)\n",
+                 spec.name, spec.debian_path, spec.package);
+    photo = ref::generated_photo(512, 512, 7 + p.photo);
+  }
+  h->photo = ref::tile_photo(*photo, tiles(p.size_class), tiles(p.size_class));
+  h->plan = ref::plan_scan(h->cascade, h->photo.width, h->photo.height, kScaleFactor, kStep);
+  h->gray = ref::grayscale(h->photo.rgba, h->photo.width, h->photo.height);
+  h->integral = ref::integral_images(h->gray, h->photo.width, h->photo.height);
+  h->result = ref::run_cascade(h->cascade, h->plan, h->integral);
+  const int stages = static_cast<int>(h->cascade.stages.size());
+  h->detections = ref::group_detections(ref::raw_detections(h->plan, h->result.depth, stages), kMinNeighbors, kGroupEps);
+  for (uint8_t b : h->result.borderline) h->borderline += b != ref::kNotBorderline;
+  key = k;
+  cached = h;
+  return cached;
+}
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  std::shared_ptr<const HostDetection> host;
+  int stages = 0;
+  cl::Buffer rgba, gray, sum, sqsum, totals, sqtotals;               // front end
+  cl::Buffer scales, rects, nodes, stage_ranges, stage_thresholds;   // the cascade, laid out
+  cl::Buffer depth[2], lists[2], counts;  // depth[0]: the variant's; depth[1]: the other variant's
+  cl::Kernel grayscale, columns, offsets, rows, reset, fused[2];
+  std::vector<cl::Kernel> staged[2];
+  cl::NDRange pixels_global, columns_global, offsets_global, rows_global, fused_global, staged_global,
+      reset_global;
+  cl::NDRange local;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+  std::vector<double> survivors;  // per stage, from the device
+
+  void front(gb::Batch& b) const {
+    b.launch(grayscale, pixels_global, cl::NDRange(256));
+    b.launch(columns, columns_global, cl::NDRange(64, 1));
+    b.launch(offsets, offsets_global, cl::NDRange(64));
+    b.launch(rows, rows_global, local);
+  }
+  // The timed unit: the whole pipeline, no host sync inside. `which` 0 writes depth[0].
+  void pipeline(gb::Batch& b, Variant v, int which) const {
+    if (v == Variant::staged) b.launch(reset, reset_global, cl::NDRange(64));
+    front(b);
+    if (v == Variant::fused) {
+      b.launch(fused[which], fused_global, local);
+    } else {
+      for (const auto& k : staged[which]) b.launch(k, staged_global, local);
+    }
+  }
+};
+
+std::string build_options(size_t wg) {
+  std::string o = "-DWG=" + std::to_string(wg) + " -DCHUNK=" + std::to_string(kChunk);
+  // Where the device can, a correctly rounded sqrt takes one source of rounding differences away.
+  cl_device_fp_config fp = 0;
+  GB_CL(gb::session().device().getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp));
+  if (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) o += " -cl-fp32-correctly-rounded-divide-sqrt";
+  return o;
+}
+
+// The device layout of the cascade (see kernels/l2/face_detection.cl).
+void upload_cascade(Fixture& fx, const HostDetection& h) {
+  std::vector<cl_int> scales;
+  std::vector<cl_int4> rects;
+  for (const auto& s : h.plan.scales) {
+    scales.insert(scales.end(), {static_cast<cl_int>(s.first_window), s.nx, s.step, s.norm.tl, s.norm.w, s.norm.hs,
+                                 s.norm_area, 0});
+    for (const auto& r : s.rects) {
+      cl_int4 e;
+      e.s[0] = r.tl;
+      e.s[1] = r.w;
+      e.s[2] = r.hs;
+      std::memcpy(&e.s[3], &r.weight, sizeof(float));
+      rects.push_back(e);
+    }
+  }
+  std::vector<cl_float4> nodes;
+  for (const auto& n : h.cascade.nodes) nodes.push_back({{n.threshold, n.left, n.right, 0.0f}});
+  std::vector<cl_int2> ranges;
+  std::vector<float> thresholds;
+  for (const auto& s : h.cascade.stages) {
+    ranges.push_back({{s.first, s.count}});
+    thresholds.push_back(s.threshold);
+  }
+  fx.scales = gb::upload(scales, CL_MEM_READ_ONLY);
+  fx.rects = gb::upload(rects, CL_MEM_READ_ONLY);
+  fx.nodes = gb::upload(nodes, CL_MEM_READ_ONLY);
+  fx.stage_ranges = gb::upload(ranges, CL_MEM_READ_ONLY);
+  fx.stage_thresholds = gb::upload(thresholds, CL_MEM_READ_ONLY);
+}
+
+// The arguments every cascade kernel starts with (CASCADE_ARGS); returns the next index.
+int set_cascade_args(cl::Kernel& k, const Fixture& fx, const HostDetection& h) {
+  int a = 0;
+  GB_CL(k.setArg(a++, fx.sum));
+  GB_CL(k.setArg(a++, fx.sqsum));
+  GB_CL(k.setArg(a++, fx.scales));
+  GB_CL(k.setArg(a++, static_cast<cl_int>(h.plan.scales.size())));
+  GB_CL(k.setArg(a++, fx.rects));
+  GB_CL(k.setArg(a++, fx.nodes));
+  GB_CL(k.setArg(a++, static_cast<cl_int>(h.cascade.nodes.size())));
+  GB_CL(k.setArg(a++, fx.stage_ranges));
+  GB_CL(k.setArg(a++, fx.stage_thresholds));
+  GB_CL(k.setArg(a++, static_cast<cl_int>(h.cascade.stages.size())));
+  GB_CL(k.setArg(a++, static_cast<cl_int>(h.plan.stride)));
+  GB_CL(k.setArg(a++, static_cast<cl_uint>(h.plan.windows)));
+  return a;
+}
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  fx->host = host_detection(p);
+  const HostDetection& h = *fx->host;
+  const int width = h.photo.width, height = h.photo.height, chunks = (height + kChunk - 1) / kChunk;
+  const size_t pixels = static_cast<size_t>(width) * height, integral = static_cast<size_t>(width + 1) * (height + 1);
+  fx->stages = static_cast<int>(h.cascade.stages.size());
+
+  fx->rgba = gb::upload(h.photo.rgba, CL_MEM_READ_ONLY);
+  fx->gray = gb::make_buffer(pixels);
+  fx->sum = gb::make_buffer(integral * sizeof(cl_uint));
+  fx->sqsum = gb::make_buffer(integral * sizeof(cl_ulong));
+  fx->totals = gb::make_buffer(static_cast<size_t>(chunks) * width * sizeof(cl_uint));
+  fx->sqtotals = gb::make_buffer(static_cast<size_t>(chunks) * width * sizeof(cl_ulong));
+  upload_cascade(*fx, h);
+  for (auto& d : fx->depth) d = gb::make_buffer(h.plan.windows);
+  for (auto& l : fx->lists) l = gb::make_buffer(static_cast<size_t>(h.plan.windows) * sizeof(cl_uint2));
+  fx->counts = gb::make_buffer((fx->stages + 1) * sizeof(cl_uint));
+
+  const std::string options = build_options(p.wg);
+  auto kernel = [&](const char* name) { return s.kernel("l2/face_detection.cl", name, options); };
+  fx->grayscale = kernel("face_detection_grayscale");
+  GB_CL(fx->grayscale.setArg(0, fx->rgba));
+  GB_CL(fx->grayscale.setArg(1, fx->gray));
+  GB_CL(fx->grayscale.setArg(2, static_cast<cl_uint>(pixels)));
+  fx->columns = kernel("face_detection_integral_columns");
+  fx->offsets = kernel("face_detection_integral_offsets");
+  int a = 0;
+  for (auto* b : {&fx->gray, &fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->columns.setArg(a++, *b));
+  GB_CL(fx->columns.setArg(a++, width));
+  GB_CL(fx->columns.setArg(a++, height));
+  a = 0;
+  for (auto* b : {&fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->offsets.setArg(a++, *b));
+  GB_CL(fx->offsets.setArg(a++, width));
+  GB_CL(fx->offsets.setArg(a++, height));
+  fx->rows = kernel("face_detection_integral_rows");
+  a = 0;
+  for (auto* b : {&fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->rows.setArg(a++, *b));
+  GB_CL(fx->rows.setArg(a++, width));
+  fx->reset = kernel("face_detection_reset");
+  GB_CL(fx->reset.setArg(0, fx->counts));
+  GB_CL(fx->reset.setArg(1, static_cast<cl_int>(fx->stages + 1)));
+
+  for (int which = 0; which < 2; ++which) {
+    fx->fused[which] = kernel("face_detection_fused");
+    a = set_cascade_args(fx->fused[which], *fx, h);
+    GB_CL(fx->fused[which].setArg(a, fx->depth[which]));
+    for (int st = 0; st < fx->stages; ++st) {
+      cl::Kernel k = kernel("face_detection_stage");
+      a = set_cascade_args(k, *fx, h);
+      GB_CL(k.setArg(a++, static_cast<cl_int>(st)));
+      GB_CL(k.setArg(a++, fx->lists[st & 1]));        // survivors of stage st - 1 (unused by stage 0)
+      GB_CL(k.setArg(a++, fx->lists[(st + 1) & 1]));  // survivors of stage st
+      GB_CL(k.setArg(a++, fx->counts));
+      GB_CL(k.setArg(a++, fx->depth[which]));
+      fx->staged[which].push_back(k);
+    }
+  }
+
+  const size_t wg = p.wg;
+  fx->local = cl::NDRange(wg);
+  fx->pixels_global = cl::NDRange(gb::round_up(pixels, 256));
+  fx->columns_global = cl::NDRange(gb::round_up(width, 64), chunks);
+  fx->offsets_global = cl::NDRange(gb::round_up(width + 1, 64));
+  fx->rows_global = cl::NDRange(static_cast<size_t>(height) * wg);
+  fx->fused_global = cl::NDRange(gb::round_up(h.plan.windows, wg));
+  const size_t resident = gb::round_up(s.info().compute_units * kResidentPerUnit, wg);
+  fx->staged_global = cl::NDRange(std::min(gb::round_up(h.plan.windows, wg), resident));
+  fx->reset_global = cl::NDRange(gb::round_up(fx->stages + 1, 64));
+  return fx;
+}
+
+// ---- verification ------------------------------------------------------------------------------
+// Each stage of the pipeline against the host: gray, integral and squared integral exactly; the
+// cascade's survivors stage by stage (excusing only windows that the host marks as decided within
+// float rounding); the staged variant's compaction counts and final list; the other variant's
+// survivors; the grouped detections; and, on a real photo, the faces where they are.
+gb::Check exact_count(size_t bad, size_t total, const std::string& what) {
+  return {total ? static_cast<double>(bad) / total : 0.0, 0, what};
+}
+
+size_t unmatched(const std::vector<ref::Detection>& a, const std::vector<ref::Detection>& b) {
+  size_t missing = 0;
+  for (const auto& x : a) {
+    bool found = false;
+    for (const auto& y : b) found = found || ref::overlap(x, y) > kMatchOverlap;
+    missing += !found;
+  }
+  return missing;
+}
+
+gb::Check verify(Fixture& fx, const Params& p, benchmark::State& state) {
+  const HostDetection& h = *fx.host;
+  const size_t pixels = h.gray.size(), windows = h.plan.windows;
+  std::vector<gb::Check> checks;
+  checks.push_back(gb::check_exact(gb::download<uint8_t>(fx.gray, pixels), h.gray, "grayscale"));
+  checks.push_back(gb::check_exact(gb::download<uint32_t>(fx.sum, h.integral.sum.size()), h.integral.sum, "integral image"));
+  checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sqsum, h.integral.sqsum.size()), h.integral.sqsum,
+                                   "squared integral image"));
+
+  const auto depth = gb::download<uint8_t>(fx.depth[0], windows);
+  const auto stages = ref::compare_stages(h.result, depth, fx.stages);
+  std::string per_stage;
+  for (int st = 0; st < fx.stages; ++st)
+    if (stages.mismatches[st]) per_stage += " stage " + std::to_string(st) + ": " + std::to_string(stages.mismatches[st]);
+  checks.push_back(exact_count(stages.total_mismatches, windows,
+                               "windows surviving other stages than on the host (" + std::to_string(stages.total_excused) +
+                                   " more excused as float rounding)" + per_stage));
+  fx.survivors.assign(fx.stages, 0);
+  for (uint8_t d : depth)
+    for (int st = 0; st < d && st < fx.stages; ++st) fx.survivors[st] += 1;
+
+  if (p.variant == Variant::staged) {
+    // Compaction: each stage's count is its survivors, and the last list holds the detections.
+    const auto counts = gb::download<uint32_t>(fx.counts, fx.stages + 1);
+    size_t bad = 0;
+    for (int st = 0; st < fx.stages; ++st) bad += counts[st + 1] != fx.survivors[st];
+    checks.push_back(exact_count(bad, fx.stages, "compaction counts against the survivors"));
+    const uint32_t last = std::min<uint32_t>(counts[fx.stages], windows);
+    const auto list = gb::download<cl_uint2>(fx.lists[fx.stages & 1], last);
+    std::set<uint32_t> listed;
+    for (const auto& e : list) listed.insert(e.s[0]);
+    size_t wrong = listed.size() != last;
+    for (uint32_t id : listed) wrong += id >= windows || depth[id] != fx.stages;
+    checks.push_back(exact_count(wrong, std::max<size_t>(1, last), "final survivor list"));
+  }
+
+  // The other variant, once, into depth[1]: the same survivors up to float rounding.
+  const Variant other = p.variant == Variant::fused ? Variant::staged : Variant::fused;
+  gb::run_batch([&](gb::Batch& b) { fx.pipeline(b, other, 1); }, 1);
+  const auto other_depth = gb::download<uint8_t>(fx.depth[1], windows);
+  size_t differ = 0;
+  for (size_t i = 0; i < windows; ++i)
+    differ += other_depth[i] != depth[i] && h.result.borderline[i] == ref::kNotBorderline;
+  checks.push_back(exact_count(differ, windows, std::string("windows where ") + variant_name(other) + " differs"));
+
+  const auto raw = ref::raw_detections(h.plan, depth, fx.stages);
+  const auto grouped = ref::group_detections(raw, kMinNeighbors, kGroupEps);
+  const size_t missing = unmatched(h.detections, grouped) + unmatched(grouped, h.detections);
+  checks.push_back(exact_count(missing, std::max<size_t>(1, h.detections.size()),
+                               "detections unmatched between device and host"));
+  state.counters["detections"] = static_cast<double>(grouped.size());
+  state.counters["raw_detections"] = static_cast<double>(raw.size());
+
+  // Faces where they are, in every tile.
+  const PhotoSpec& spec = photos()[p.photo];
+  if (h.photo.real) {
+    const int n = tiles(p.size_class), tile_w = h.photo.width / n, tile_h = h.photo.height / n;
+    size_t expected = 0, found = 0;
+    for (int ty = 0; ty < n; ++ty)
+      for (int tx = 0; tx < n; ++tx)
+        for (const auto& f : spec.faces) {
+          ++expected;
+          bool hit = false;
+          for (const auto& d : grouped) {
+            const int cx = d.x + d.w / 2 - tx * tile_w, cy = d.y + d.h / 2 - ty * tile_h;
+            hit = hit || (cx >= f.cx_lo && cx <= f.cx_hi && cy >= f.cy_lo && cy <= f.cy_hi && d.w >= f.size_lo &&
+                          d.w <= f.size_hi);
+          }
+          found += hit;
+        }
+    checks.push_back(exact_count(expected - found, expected, "faces not found where they are"));
+  } else if (ci()) {
+    checks.push_back({1.0, 0, std::string("photo missing under CI=true: ") + spec.debian_path + " (Debian " +
+                                  spec.package + ")"});
+  } else {
+    std::fprintf(stderr, "%s: stand-in image: the faces check is skipped\n", gb::current_benchmark_name().c_str());
+  }
+  return gb::worst(checks);
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline(b, p.variant, 0); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) {
+    const HostDetection& h = *fx.host;
+    gb::poison(fx.gray, h.gray.size());
+    gb::poison(fx.sum, h.integral.sum.size() * sizeof(cl_uint));
+    gb::poison(fx.sqsum, h.integral.sqsum.size() * sizeof(cl_ulong));
+    gb::poison(fx.depth[0], h.plan.windows);
+    for (const auto& l : fx.lists) gb::poison(l, static_cast<size_t>(h.plan.windows) * sizeof(cl_uint2));
+  }
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p, state);
+  const HostDetection& h = *fx.host;
+  sampler.report({0, 0, static_cast<double>(h.plan.windows)});  // items_per_second: windows evaluated
+  if (state.counters.count("unit_seconds") && state.counters["unit_seconds"] > 0)
+    state.counters["images_per_second"] = 1.0 / state.counters["unit_seconds"];
+  for (int st = 0; st < fx.stages && st < static_cast<int>(fx.survivors.size()); ++st) {
+    char name[16];
+    std::snprintf(name, sizeof name, "stage%02d", st);
+    state.counters[name] = fx.survivors[st];
+  }
+  if (!state.counters.count("detections")) {  // repetitions after the first: from the reference
+    state.counters["detections"] = static_cast<double>(h.detections.size());
+  }
+  state.counters["windows"] = static_cast<double>(h.plan.windows);
+  state.counters["scales"] = static_cast<double>(h.plan.scales.size());
+  state.counters["borderline_windows"] = h.borderline;
+  state.counters["real_photo"] = h.photo.real ? 1 : 0;
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// Work groups 64, 128 and 256 (128 alone at size 1, for CI's time).
+void register_face_detection() {
+  auto& s = gb::session();
+  const int size = s.size_class();
+  if (!ci()) {
+    if (FILE* f = std::fopen(cascade_path().c_str(), "r")) {
+      std::fclose(f);
+    } else {
+      gb::skip_variant("L2/FaceDetection", std::string("no Haar cascade at ") + kCascadePath + " (Debian package opencv-data)");
+      return;
+    }
+  }
+  cl::Kernel probe = s.kernel("l2/face_detection.cl", "face_detection_fused", build_options(128));
+  const size_t max_wg = std::min(s.kernel_work_group_size(probe), s.info().max_work_item_sizes[0]);
+  std::vector<size_t> sizes = size > 1 ? std::vector<size_t>{64, 128, 256} : std::vector<size_t>{128};
+  for (size_t photo = 0; photo < photos().size(); ++photo)
+    for (Variant v : {Variant::fused, Variant::staged})
+      for (size_t wg : sizes) {
+        const std::string name = gb::bench_name("L2/FaceDetection", {{"", variant_name(v)},
+                                                                     {"image", photos()[photo].name},
+                                                                     {"scale", "1.25"},
+                                                                     {"step", "1"},
+                                                                     {"wg", std::to_string(wg)},
+                                                                     {"size", std::to_string(size)}});
+        if (wg > max_wg) {
+          gb::skip_variant(name, "work group above the device's limit of " + std::to_string(max_wg));
+          continue;
+        }
+        Params p{v, photo, wg, size};
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      }
+}
+GB_CASE(register_face_detection);
+
+}  // namespace

@@ -1,0 +1,217 @@
+// L2/StableFluids: one Eulerian stable-fluids step on a periodic 2-D grid: advection (velocity and
+// dye), divergence, J Jacobi pressure iterations, projection. Bytes per cell: 60 + 12 (J - 1).
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "copy_bandwidth.hpp"
+#include "gpu_bench.hpp"
+#include "reference/stable_fluids.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+constexpr int kJacobi = 40;                 // pressure iterations per step
+constexpr float kDt = 0.5f;                 // velocities in [-1, 1] cells per unit time
+constexpr int kReferenceSteps = 2;          // steps compared with the host reference
+constexpr double kReferenceMargin = 1e-4;   // relative L2 of u, v, d
+constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 |div before|
+
+struct Params {
+  int jacobi;
+  gb::WorkGroup wg;
+  int size_class;
+  std::string key() const { return std::to_string(jacobi) + wg.label() + std::to_string(size_class); }
+};
+
+// Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields); halved until
+// the nine fields fit in half the device memory.
+int grid_edge(int size_class) {
+  static const int edge[] = {128, 1024, 4096, 8192};
+  const auto& d = gb::session().info();
+  int n = edge[size_class - 1];
+  auto bytes = [](int e) { return static_cast<uint64_t>(e) * e * sizeof(float); };
+  while (n > 16 && (bytes(n) > d.max_alloc_bytes || 9 * bytes(n) > d.global_mem_bytes / 2)) n /= 2;
+  return n;
+}
+
+double bytes_per_cell(int jacobi) { return 60.0 + 12.0 * (jacobi - 1); }
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+// The host side of one grid, shared by its work-group variants: the random state and, made on
+// first use, the reference after kReferenceSteps with the last advected field's divergence.
+struct HostFluid {
+  ref::FluidState initial, reference;
+  std::vector<float> divergence_before;
+};
+
+std::shared_ptr<HostFluid> host_fluid(const Params& p) {
+  static std::string key;
+  static std::shared_ptr<HostFluid> cached;  // one grid at a time: they are large
+  const std::string k = std::to_string(p.jacobi) + "/" + std::to_string(p.size_class);
+  if (cached && key == k) return cached;
+  cached.reset();
+  auto h = std::make_shared<HostFluid>();
+  const int n = grid_edge(p.size_class);
+  const size_t cells = static_cast<size_t>(n) * n;
+  h->initial.nx = h->initial.ny = n;
+  h->initial.u = gb::random_vector<float>(cells, 21);
+  h->initial.v = gb::random_vector<float>(cells, 22);
+  h->initial.d = gb::random_vector<float>(cells, 23, 0.0, 1.0);
+  key = k;
+  cached = h;
+  return cached;
+}
+
+// State (u, v, d) ping-pongs between slots 0 and 1: step c reads slot c and leaves slot 1 - c.
+struct Fixture {
+  int n = 0;
+  cl::Buffer u[2], v[2], d[2], div, p[2];
+  cl::Kernel advect[2], divergence[2], project[2], jacobi[2];
+  cl::NDRange global, local;
+  int slot = 0;
+  long steps = 0;
+  std::shared_ptr<HostFluid> host;
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+
+  void step(gb::Batch& b, int iterations) {
+    const int c = slot;
+    b.launch(advect[c], global, local);
+    b.launch(divergence[c], global, local);
+    for (int k = 1; k < iterations; ++k) b.launch(jacobi[(k - 1) & 1], global, local);
+    b.launch(project[c], global, local);
+    slot ^= 1;
+    ++steps;
+  }
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto& s = gb::session();
+  auto fx = std::make_unique<Fixture>();
+  const int n = fx->n = grid_edge(p.size_class);
+  const size_t cells = static_cast<size_t>(n) * n, bytes = cells * sizeof(float);
+  const std::string options = "-DNX=" + std::to_string(n) + " -DNY=" + std::to_string(n);
+  auto kernel = [&](const char* name) { return s.kernel("l2/stable_fluids.cl", name, options); };
+  for (auto* b : {&fx->u[0], &fx->u[1], &fx->v[0], &fx->v[1], &fx->d[0], &fx->d[1], &fx->p[0], &fx->p[1], &fx->div})
+    *b = gb::make_buffer(bytes);
+  for (int c = 0; c < 2; ++c) {
+    const int o = 1 - c;
+    fx->advect[c] = kernel("stable_fluids_advect");
+    GB_CL(fx->advect[c].setArg(0, fx->u[c]));
+    GB_CL(fx->advect[c].setArg(1, fx->v[c]));
+    GB_CL(fx->advect[c].setArg(2, fx->d[c]));
+    GB_CL(fx->advect[c].setArg(3, fx->u[o]));
+    GB_CL(fx->advect[c].setArg(4, fx->v[o]));
+    GB_CL(fx->advect[c].setArg(5, fx->d[o]));
+    GB_CL(fx->advect[c].setArg(6, kDt));
+    fx->divergence[c] = kernel("stable_fluids_divergence");
+    GB_CL(fx->divergence[c].setArg(0, fx->u[o]));
+    GB_CL(fx->divergence[c].setArg(1, fx->v[o]));
+    GB_CL(fx->divergence[c].setArg(2, fx->div));
+    GB_CL(fx->divergence[c].setArg(3, fx->p[0]));
+    fx->jacobi[c] = kernel("stable_fluids_jacobi");  // p[c] -> p[1 - c]
+    GB_CL(fx->jacobi[c].setArg(0, fx->p[c]));
+    GB_CL(fx->jacobi[c].setArg(1, fx->div));
+    GB_CL(fx->jacobi[c].setArg(2, fx->p[o]));
+    fx->project[c] = kernel("stable_fluids_project");
+    GB_CL(fx->project[c].setArg(0, fx->u[o]));
+    GB_CL(fx->project[c].setArg(1, fx->v[o]));
+    GB_CL(fx->project[c].setArg(2, fx->p[(p.jacobi - 1) & 1]));  // the last iterate
+  }
+  fx->global = gb::padded_global(n, n, 1, p.wg);
+  fx->local = p.wg.local();
+  fx->host = host_fluid(p);
+  const ref::FluidState& initial = fx->host->initial;
+  for (auto [buffer, field] : {std::pair{&fx->u[0], &initial.u}, {&fx->v[0], &initial.v}, {&fx->d[0], &initial.d}})
+    GB_CL(s.queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, bytes, field->data()));
+  return fx;
+}
+
+// ---- verification ------------------------------------------------------------------------------
+// 1. The state after every step timed so far is finite.
+// 2. kReferenceSteps steps from the random state against reference/stable_fluids.
+// 3. The projection removes most of the advected field's divergence (Jacobi's residual).
+gb::Check verify(Fixture& fx, const Params& p) {
+  const size_t cells = static_cast<size_t>(fx.n) * fx.n;
+  size_t non_finite = 0;
+  for (const auto* b : {&fx.u[fx.slot], &fx.v[fx.slot], &fx.d[fx.slot]})
+    for (float x : gb::download<float>(*b, cells)) non_finite += !std::isfinite(x);
+  gb::Check finite{static_cast<double>(non_finite), 0, "non-finite values after " + std::to_string(fx.steps) + " steps"};
+
+  auto& q = gb::session().queue();
+  HostFluid& h = *fx.host;
+  const size_t bytes = cells * sizeof(float);
+  GB_CL(q.enqueueWriteBuffer(fx.u[0], CL_TRUE, 0, bytes, h.initial.u.data()));
+  GB_CL(q.enqueueWriteBuffer(fx.v[0], CL_TRUE, 0, bytes, h.initial.v.data()));
+  GB_CL(q.enqueueWriteBuffer(fx.d[0], CL_TRUE, 0, bytes, h.initial.d.data()));
+  fx.slot = 0;
+  fx.steps = 0;
+  gb::run_batch([&](gb::Batch& b) { fx.step(b, p.jacobi); }, kReferenceSteps);
+  if (h.reference.u.empty()) {
+    h.reference = h.initial;
+    for (int i = 0; i < kReferenceSteps; ++i) ref::stable_fluids_step(h.reference, kDt, p.jacobi, &h.divergence_before);
+  }
+  const ref::FluidState& want = h.reference;
+  const std::vector<float>& div_before = h.divergence_before;
+  auto u = gb::download<float>(fx.u[fx.slot], cells), v = gb::download<float>(fx.v[fx.slot], cells);
+  auto d = gb::download<float>(fx.d[fx.slot], cells);
+  const std::string after = " after " + std::to_string(kReferenceSteps) + " steps";
+  std::vector<gb::Check> checks = {finite, gb::check_relative(u, want.u, kReferenceMargin, "u" + after),
+                                   gb::check_relative(v, want.v, kReferenceMargin, "v" + after),
+                                   gb::check_relative(d, want.d, kReferenceMargin, "dye" + after)};
+  const auto div_after = ref::fluid_divergence(fx.n, fx.n, u, v);
+  auto norm = [](const std::vector<float>& x) {
+    double sum = 0;
+    for (float e : x) sum += static_cast<double>(e) * e;
+    return std::sqrt(sum);
+  };
+  const double ratio = norm(div_after) / norm(div_before);
+  checks.push_back({ratio, gb::scaled_margin(kDivergenceReduction), "divergence after / before projection"});
+  return gb::worst(checks);
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { fx.step(b, p.jacobi); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  const size_t bytes = static_cast<size_t>(fx.n) * fx.n * sizeof(float);
+  if (!fx.check)
+    for (const auto* b : {&fx.u[1 - fx.slot], &fx.v[1 - fx.slot], &fx.d[1 - fx.slot]}) gb::poison(*b, bytes);
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  const double cells = static_cast<double>(fx.n) * fx.n, moved = cells * bytes_per_cell(p.jacobi);
+  sampler.report({moved, 0, cells});  // items_per_second: cell updates (whole steps) per second
+  state.counters["bytes_per_cell"] = bytes_per_cell(p.jacobi);
+  state.counters["cells"] = cells;
+  gb::report_copy_fraction(state, moved);
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// Work groups of 256 in every shape at least 16 wide (and the driver's choice); two at size 1.
+void register_stable_fluids() {
+  auto& s = gb::session();
+  const int size = s.size_class();
+  const auto& d = s.info();
+  std::vector<gb::WorkGroup> shapes;
+  const gb::SweepLimits limits{std::min<size_t>(256, d.max_work_group_size),
+                               {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 256};
+  for (const auto& wg : gb::work_group_shapes(2, limits))
+    if (wg.is_auto() ? size > 1 : wg.x >= 16 && (size > 1 || wg.x == 16 || wg.x == 64)) shapes.push_back(wg);
+  if (shapes.empty()) gb::skip_variant("L2/StableFluids", "the device runs no 256-item work group");
+  for (const auto& wg : shapes) {
+    Params p{kJacobi, wg, size};
+    gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"jacobi", std::to_string(p.jacobi)},
+                                                         {"wg", wg.label()},
+                                                         {"size", std::to_string(size)}}),
+                      [p](benchmark::State& st) { run(st, p); });
+  }
+}
+GB_CASE(register_stable_fluids);
+
+}  // namespace

@@ -1,0 +1,448 @@
+// Haar cascade: XML parsing (tinyxml2), scan plan, integral images (Eigen), the cascade on the
+// host in the device's float order, per-stage comparison, and OpenCV's rectangle grouping.
+#include "haar_cascade.hpp"
+
+#include <tinyxml2.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "parallel.hpp"
+
+namespace ref {
+
+// ---- parsing ---------------------------------------------------------------------------------
+namespace {
+
+using tinyxml2::XMLElement;
+
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("Haar cascade: " + what); }
+
+const XMLElement* child(const XMLElement* e, const char* name) {
+  const XMLElement* c = e->FirstChildElement(name);
+  if (!c) fail(std::string("<") + e->Name() + "> has no <" + name + ">");
+  return c;
+}
+
+std::vector<double> numbers(const XMLElement* e) {
+  std::vector<double> v;
+  const char* text = e->GetText();
+  if (!text) return v;
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());
+  double x;
+  while (in >> x) v.push_back(x);
+  if (!in.eof()) fail(std::string("<") + e->Name() + "> holds something other than numbers");
+  return v;
+}
+
+int integer(const XMLElement* e, const char* name) {
+  auto v = numbers(child(e, name));
+  if (v.size() != 1) fail(std::string("<") + name + "> is not one number");
+  return static_cast<int>(v[0]);
+}
+
+HaarCascade parse(tinyxml2::XMLDocument& doc, const std::string& label) {
+  if (doc.Error()) fail(label + ": " + doc.ErrorStr());
+  const XMLElement* storage = doc.FirstChildElement("opencv_storage");
+  if (!storage) fail(label + ": no <opencv_storage>");
+  const XMLElement* cascade = storage->FirstChildElement("cascade");
+  if (!cascade) {
+    const XMLElement* first = storage->FirstChildElement();
+    const char* type = first ? first->Attribute("type_id") : nullptr;
+    if (type && std::string(type) == "opencv-haar-classifier")
+      fail(label + ": the old \"opencv-haar-classifier\" format is not supported; use the new format "
+                   "(haarcascade_frontalface_default.xml of opencv-data is one)");
+    fail(label + ": no <cascade>");
+  }
+  auto text = [&](const char* name) {
+    const char* t = child(cascade, name)->GetText();
+    return std::string(t ? t : "");
+  };
+  if (text("stageType") != "BOOST") fail(label + ": stageType is not BOOST");
+  if (text("featureType") != "HAAR") fail(label + ": featureType is " + text("featureType") + ", not HAAR");
+
+  HaarCascade c;
+  c.width = integer(cascade, "width");
+  c.height = integer(cascade, "height");
+  if (c.width <= 2 || c.height <= 2) fail(label + ": window smaller than 3 x 3");
+
+  // Features first: nodes refer to them by index.
+  std::vector<HaarNode> features;
+  for (const XMLElement* f = child(cascade, "features")->FirstChildElement("_"); f; f = f->NextSiblingElement("_")) {
+    if (const XMLElement* tilted = f->FirstChildElement("tilted"); tilted && integer(f, "tilted") != 0)
+      fail(label + ": tilted features are not supported");
+    HaarNode node;
+    for (const XMLElement* r = child(f, "rects")->FirstChildElement("_"); r; r = r->NextSiblingElement("_")) {
+      auto v = numbers(r);
+      if (v.size() != 5) fail(label + ": a rect is not x y w h weight");
+      if (node.rect_count == 3) fail(label + ": a feature with more than 3 rects");
+      HaarRect& hr = node.rects[node.rect_count++];
+      hr.x = static_cast<int>(v[0]);
+      hr.y = static_cast<int>(v[1]);
+      hr.w = static_cast<int>(v[2]);
+      hr.h = static_cast<int>(v[3]);
+      hr.weight = static_cast<float>(v[4]);
+      if (hr.x < 0 || hr.y < 0 || hr.w <= 0 || hr.h <= 0 || hr.x + hr.w > c.width || hr.y + hr.h > c.height)
+        fail(label + ": a rect outside the window");
+    }
+    if (node.rect_count < 2) fail(label + ": a feature with fewer than 2 rects");
+    features.push_back(node);
+  }
+
+  for (const XMLElement* s = child(cascade, "stages")->FirstChildElement("_"); s; s = s->NextSiblingElement("_")) {
+    HaarStage stage;
+    stage.first = static_cast<int>(c.nodes.size());
+    auto threshold = numbers(child(s, "stageThreshold"));
+    if (threshold.size() != 1) fail(label + ": stageThreshold is not one number");
+    stage.threshold = static_cast<float>(threshold[0]);
+    for (const XMLElement* w = child(s, "weakClassifiers")->FirstChildElement("_"); w; w = w->NextSiblingElement("_")) {
+      auto internal = numbers(child(w, "internalNodes"));
+      auto leaves = numbers(child(w, "leafValues"));
+      // A stump: "left right feature threshold" with both children leaves (0 and -1).
+      if (internal.size() != 4 || leaves.size() != 2)
+        fail(label + ": a weak classifier is not a stump (trees are not supported)");
+      const int feature = static_cast<int>(internal[2]);
+      if (feature < 0 || feature >= static_cast<int>(features.size())) fail(label + ": feature index out of range");
+      HaarNode node = features[feature];
+      node.threshold = static_cast<float>(internal[3]);
+      node.left = static_cast<float>(leaves[0]);
+      node.right = static_cast<float>(leaves[1]);
+      c.nodes.push_back(node);
+    }
+    stage.count = static_cast<int>(c.nodes.size()) - stage.first;
+    if (stage.count == 0) fail(label + ": a stage without weak classifiers");
+    c.stages.push_back(stage);
+  }
+  if (c.stages.empty()) fail(label + ": no stages");
+  if (c.stages.size() > 254) fail(label + ": more than 254 stages");
+  const int declared = integer(cascade, "stageNum");
+  if (declared != static_cast<int>(c.stages.size()))
+    fail(label + ": stageNum says " + std::to_string(declared) + " but " + std::to_string(c.stages.size()) + " stages follow");
+  return c;
+}
+
+}  // namespace
+
+HaarCascade load_haar_cascade(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  doc.LoadFile(path.c_str());
+  return parse(doc, path);
+}
+
+HaarCascade parse_haar_cascade(const std::string& xml_text) {
+  tinyxml2::XMLDocument doc;
+  doc.Parse(xml_text.c_str(), xml_text.size());
+  return parse(doc, "XML");
+}
+
+// ---- scan plan -------------------------------------------------------------------------------
+ScanPlan plan_scan(const HaarCascade& c, int width, int height, double scale_factor, double step) {
+  if (!(scale_factor > 1.0) || !(step > 0)) throw std::invalid_argument("plan_scan: scale factor must be > 1, step > 0");
+  ScanPlan plan;
+  plan.width = width;
+  plan.height = height;
+  plan.stride = width + 1;
+  plan.scale_factor = scale_factor;
+  plan.step = step;
+  auto round = [](double v) { return static_cast<int>(std::lround(v)); };
+  for (int k = 0;; ++k) {
+    ScanScale s;
+    s.factor = std::pow(scale_factor, k);
+    const double f = s.factor;
+    s.size = round(c.width * f);
+    // The extent of every scaled rect: rounding may push one a pixel past the window.
+    int extent_x = std::max(s.size, round(c.width * f)), extent_y = round(c.height * f);
+    auto scaled = [&](const HaarRect& r) {
+      HaarRect t{round(r.x * f), round(r.y * f), std::max(1, round(r.w * f)), std::max(1, round(r.h * f)), r.weight};
+      extent_x = std::max(extent_x, t.x + t.w);
+      extent_y = std::max(extent_y, t.y + t.h);
+      return t;
+    };
+    const HaarRect norm = scaled(HaarRect{1, 1, c.width - 2, c.height - 2, 1.0f});
+    std::vector<HaarRect> rects;
+    rects.reserve(c.nodes.size() * 3);
+    for (const auto& node : c.nodes)
+      for (int r = 0; r < 3; ++r) rects.push_back(r < node.rect_count ? scaled(node.rects[r]) : HaarRect{});
+    // Windows up to kMaxWindow pixels keep every rect sum within 32 bits and area x sqsum within 64.
+    if (extent_x > width || extent_y > height || std::max(extent_x, extent_y) > kMaxWindow) break;
+
+    auto offsets = [&](const HaarRect& r) {
+      return ScaledRect{r.y * plan.stride + r.x, r.w, r.h * plan.stride, r.weight};
+    };
+    s.norm = offsets(norm);
+    s.norm_area = norm.w * norm.h;
+    s.rects.resize(rects.size());
+    for (size_t n = 0; n < c.nodes.size(); ++n) {
+      // Rect 0's weight makes the scaled feature sum to zero over a flat image (rounded rect
+      // sizes are not exactly proportional), as OpenCV 1.x's cvSetImagesForHaarClassifierCascade.
+      double others = 0;
+      for (int r = 1; r < c.nodes[n].rect_count; ++r)
+        others += static_cast<double>(rects[3 * n + r].weight) * rects[3 * n + r].w * rects[3 * n + r].h;
+      for (int r = 0; r < 3; ++r) s.rects[3 * n + r] = offsets(rects[3 * n + r]);
+      const HaarRect& r0 = rects[3 * n];
+      s.rects[3 * n].weight = static_cast<float>(-others / (static_cast<double>(r0.w) * r0.h));
+      for (int r = c.nodes[n].rect_count; r < 3; ++r) s.rects[3 * n + r] = ScaledRect{};
+    }
+    s.step = std::max(1, round(step * f));
+    s.nx = (width - extent_x) / s.step + 1;
+    s.ny = (height - extent_y) / s.step + 1;
+    const uint64_t total = static_cast<uint64_t>(plan.windows) + static_cast<uint64_t>(s.nx) * s.ny;
+    if (total > 0xFFFFFFFFull) throw std::length_error("plan_scan: more than 2^32 windows");
+    s.first_window = plan.windows;
+    plan.windows = static_cast<uint32_t>(total);
+    plan.scales.push_back(std::move(s));
+  }
+  return plan;
+}
+
+Window window_at(const ScanPlan& plan, uint32_t id) {
+  int k = static_cast<int>(plan.scales.size()) - 1;
+  while (k > 0 && id < plan.scales[k].first_window) --k;
+  const ScanScale& s = plan.scales[k];
+  const uint32_t local = id - s.first_window;
+  return {k, static_cast<int>(local % s.nx) * s.step, static_cast<int>(local / s.nx) * s.step, s.size};
+}
+
+// ---- images ----------------------------------------------------------------------------------
+std::vector<uint8_t> grayscale(const std::vector<uint8_t>& rgba, int width, int height) {
+  std::vector<uint8_t> gray(static_cast<size_t>(width) * height);
+  for (size_t i = 0; i < gray.size(); ++i)
+    gray[i] = static_cast<uint8_t>((77u * rgba[4 * i] + 150u * rgba[4 * i + 1] + 29u * rgba[4 * i + 2] + 128u) >> 8);
+  return gray;
+}
+
+IntegralImages integral_images(const std::vector<uint8_t>& gray, int width, int height) {
+  using Matrix = Eigen::Matrix<uint64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<const Eigen::Matrix<uint8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> g(gray.data(), height, width);
+  const Matrix v = g.cast<uint64_t>();
+  const Matrix v2 = v.cwiseProduct(v);
+  Matrix s = Matrix::Zero(height + 1, width + 1), s2 = Matrix::Zero(height + 1, width + 1);
+  // Prefix sums: down the columns, then along the rows.
+  for (int y = 0; y < height; ++y) {
+    s.row(y + 1).tail(width) = s.row(y).tail(width) + v.row(y);
+    s2.row(y + 1).tail(width) = s2.row(y).tail(width) + v2.row(y);
+  }
+  for (int x = 0; x < width; ++x) {
+    s.col(x + 1) += s.col(x);
+    s2.col(x + 1) += s2.col(x);
+  }
+  IntegralImages ii;
+  ii.width = width;
+  ii.height = height;
+  ii.stride = width + 1;
+  ii.sum.resize(s.size());
+  ii.sqsum.resize(s2.size());
+  for (Eigen::Index i = 0; i < s.size(); ++i) {
+    ii.sum[i] = static_cast<uint32_t>(s.data()[i]);  // modulo 2^32, as the device
+    ii.sqsum[i] = s2.data()[i];
+  }
+  return ii;
+}
+
+// ---- the cascade -----------------------------------------------------------------------------
+namespace {
+
+// The node decision value < threshold * norm, recomputed as a conforming OpenCL device may: with
+// either product of the first sum contracted into an fma (or none), the third term added or
+// fma-contracted, and sqrt up to kSqrtUlps from correctly rounded. True if any of these decides
+// other than `left`.
+bool could_flip(const float* w, const float* x, int terms, float threshold, float norm, bool left) {
+  float lo = norm, hi = norm;
+  for (int i = 0; i < kSqrtUlps; ++i) {
+    lo = std::nextafter(lo, 0.0f);
+    hi = std::nextafter(hi, INFINITY);
+  }
+  const float t1 = threshold * lo, t2 = threshold * hi;
+  const float t_lo = std::min(t1, t2), t_hi = std::max(t1, t2);
+  const float p0 = w[0] * x[0], p1 = w[1] * x[1];
+  const float firsts[3] = {p0 + p1, std::fma(w[1], x[1], p0), std::fma(w[0], x[0], p1)};
+  for (float v : firsts) {
+    const float candidates[2] = {terms == 3 ? v + w[2] * x[2] : v, terms == 3 ? std::fma(w[2], x[2], v) : v};
+    for (float c : candidates)
+      if ((c < t_lo) != left || (c < t_hi) != left) return true;
+  }
+  return false;
+}
+
+template <typename T>
+T rect_sum(const std::vector<T>& ii, size_t base, const ScaledRect& r) {
+  const size_t tl = base + r.tl;
+  return static_cast<T>(ii[tl] - ii[tl + r.w] - ii[tl + r.hs] + ii[tl + r.hs + r.w]);
+}
+
+}  // namespace
+
+CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii) {
+  const int stages = static_cast<int>(c.stages.size());
+  CascadeResult out;
+  out.depth.assign(plan.windows, 0);
+  out.borderline.assign(plan.windows, kNotBorderline);
+  out.survivors.assign(stages, 0);
+  // One task per row of windows: windows are independent.
+  std::vector<std::pair<int, int>> rows;  // (scale, iy)
+  for (int k = 0; k < static_cast<int>(plan.scales.size()); ++k)
+    for (int iy = 0; iy < plan.scales[k].ny; ++iy) rows.emplace_back(k, iy);
+  parallel_for(rows.size(), [&](size_t task) {
+    const ScanScale& s = plan.scales[rows[task].first];
+    const int iy = rows[task].second;
+    for (int ix = 0; ix < s.nx; ++ix) {
+      const uint32_t id = s.first_window + static_cast<uint32_t>(iy) * s.nx + ix;
+      const size_t base = static_cast<size_t>(iy) * s.step * plan.stride + static_cast<size_t>(ix) * s.step;
+      // The device's order of float operations, step by step.
+      const uint32_t sum = rect_sum(ii.sum, base, s.norm);
+      const uint64_t sq = rect_sum(ii.sqsum, base, s.norm);
+      // area * sqsum >= sum^2 (Cauchy-Schwarz): the unsigned difference never wraps.
+      const uint64_t nf2 = static_cast<uint64_t>(s.norm_area) * sq - static_cast<uint64_t>(sum) * sum;
+      const float norm = nf2 > 0 ? std::sqrt(static_cast<float>(nf2)) : 1.0f;
+      uint8_t depth = 0, borderline = kNotBorderline;
+      for (int st = 0; st < stages; ++st) {
+        const HaarStage& stage = c.stages[st];
+        float stage_sum = 0;  // plain adds in a fixed order: the same on every device
+        for (int n = stage.first; n < stage.first + stage.count; ++n) {
+          const HaarNode& node = c.nodes[n];
+          const ScaledRect* r = &s.rects[3 * n];
+          const int terms = r[2].weight != 0.0f ? 3 : 2;
+          float w[3], x[3];
+          for (int k = 0; k < terms; ++k) {
+            w[k] = r[k].weight;
+            x[k] = static_cast<float>(rect_sum(ii.sum, base, r[k]));
+          }
+          const float t = node.threshold * norm;
+          float value = w[0] * x[0] + w[1] * x[1];
+          if (terms == 3) value += w[2] * x[2];
+          const bool left = value < t;
+          // Near a tie, ask whether a conforming device could decide the other way.
+          if (borderline == kNotBorderline &&
+              std::abs(static_cast<double>(value) - t) <= 1e-4 * (std::abs(w[0] * x[0]) + std::abs(w[1] * x[1]) + std::abs(t)) &&
+              could_flip(w, x, terms, node.threshold, norm, left))
+            borderline = static_cast<uint8_t>(st);
+          stage_sum += left ? node.left : node.right;
+        }
+        if (stage_sum < stage.threshold) break;
+        ++depth;
+      }
+      out.depth[id] = depth;
+      out.borderline[id] = borderline;
+    }
+  });
+  for (uint8_t d : out.depth)
+    for (int st = 0; st < d; ++st) ++out.survivors[st];
+  return out;
+}
+
+StageComparison compare_stages(const CascadeResult& want, const std::vector<uint8_t>& got_depth, int stages) {
+  StageComparison c;
+  c.mismatches.assign(stages, 0);
+  c.excused.assign(stages, 0);
+  const size_t n = std::min(want.depth.size(), got_depth.size());
+  for (size_t i = 0; i < n; ++i) {
+    const int want_depth = want.depth[i], got = got_depth[i];
+    if (want_depth == got) continue;
+    // Both sides decide alike up to the first borderline decision, so the device must have
+    // reached the borderline stage for the difference to be rounding.
+    const uint8_t b = want.borderline[i];
+    const bool excused = got <= stages && b != kNotBorderline && got >= b;
+    for (int st = std::min(want_depth, got); st < std::min(std::max(want_depth, got), stages); ++st)
+      (excused ? c.excused : c.mismatches)[st]++;
+    ++(excused ? c.total_excused : c.total_mismatches);
+  }
+  if (want.depth.size() != got_depth.size()) c.total_mismatches += 1;
+  return c;
+}
+
+// ---- detections ------------------------------------------------------------------------------
+std::vector<Detection> raw_detections(const ScanPlan& plan, const std::vector<uint8_t>& depth, int stages) {
+  std::vector<Detection> out;
+  for (uint32_t id = 0; id < depth.size(); ++id)
+    if (depth[id] == stages) {
+      const Window w = window_at(plan, id);
+      out.push_back({w.x, w.y, w.size, w.size});
+    }
+  return out;
+}
+
+namespace {
+
+bool similar(const Detection& a, const Detection& b, double eps) {
+  const double delta = eps * (std::min(a.w, b.w) + std::min(a.h, b.h)) * 0.5;
+  return std::abs(a.x - b.x) <= delta && std::abs(a.y - b.y) <= delta &&
+         std::abs(a.x + a.w - b.x - b.w) <= delta && std::abs(a.y + a.h - b.y - b.h) <= delta;
+}
+
+int round_half_even(double v) { return static_cast<int>(std::nearbyint(v)); }  // OpenCV's cvRound
+
+}  // namespace
+
+std::vector<Detection> group_detections(const std::vector<Detection>& raw, int min_neighbors, double eps) {
+  const size_t n = raw.size();
+  // Classes: the transitive closure of `similar` (OpenCV's partition), by union-find.
+  std::vector<size_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      if (similar(raw[i], raw[j], eps)) parent[root(i)] = root(j);
+  std::vector<int> label(n, -1), class_of_root(n, -1);
+  int classes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = root(i);
+    if (class_of_root[r] < 0) class_of_root[r] = classes++;
+    label[i] = class_of_root[r];
+  }
+  std::vector<double> sx(classes), sy(classes), sw(classes), sh(classes);
+  std::vector<int> weight(classes, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const int c = label[i];
+    sx[c] += raw[i].x;
+    sy[c] += raw[i].y;
+    sw[c] += raw[i].w;
+    sh[c] += raw[i].h;
+    ++weight[c];
+  }
+  std::vector<Detection> mean(classes);
+  for (int c = 0; c < classes; ++c) {
+    const float s = 1.0f / weight[c];
+    mean[c] = {round_half_even(sx[c] * s), round_half_even(sy[c] * s), round_half_even(sw[c] * s),
+               round_half_even(sh[c] * s)};
+  }
+  std::vector<Detection> out;
+  for (int i = 0; i < classes; ++i) {
+    const Detection& r1 = mean[i];
+    const int n1 = weight[i];
+    if (n1 <= min_neighbors) continue;
+    bool inside = false;
+    for (int j = 0; j < classes && !inside; ++j) {
+      const int n2 = weight[j];
+      if (j == i || n2 <= min_neighbors) continue;
+      const Detection& r2 = mean[j];
+      const int dx = round_half_even(r2.w * eps), dy = round_half_even(r2.h * eps);
+      inside = r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.w <= r2.x + r2.w + dx &&
+               r1.y + r1.h <= r2.y + r2.h + dy && (n2 > std::max(3, n1) || n1 < 3);
+    }
+    if (!inside) out.push_back(r1);
+  }
+  std::sort(out.begin(), out.end(), [](const Detection& a, const Detection& b) {
+    return a.y != b.y ? a.y < b.y : a.x != b.x ? a.x < b.x : a.w < b.w;
+  });
+  return out;
+}
+
+double overlap(const Detection& a, const Detection& b) {
+  const int ix = std::max(0, std::min(a.x + a.w, b.x + b.w) - std::max(a.x, b.x));
+  const int iy = std::max(0, std::min(a.y + a.h, b.y + b.h) - std::max(a.y, b.y));
+  const double inter = static_cast<double>(ix) * iy;
+  const double uni = static_cast<double>(a.w) * a.h + static_cast<double>(b.w) * b.h - inter;
+  return uni > 0 ? inter / uni : 0.0;
+}
+
+}  // namespace ref
