@@ -73,7 +73,8 @@ gb::Work work(const Shape& s, size_t element_bytes) {
 template <typename T>
 static std::vector<T> padded_random(size_t rows, size_t cols, size_t ld, uint64_t seed) {
   std::vector<T> v = gb::random_vector<T>(rows * ld, seed);
-  for (size_t r = 0; r < rows; ++r) std::fill(v.begin() + r * ld + cols, v.begin() + (r + 1) * ld, T(0));
+  for (size_t r = 0; r < rows; ++r)
+    std::fill(v.begin() + r * ld + cols, v.begin() + (r + 1) * ld, T(0));
   return v;
 }
 
@@ -213,7 +214,8 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
         options += " -cl-nv-maxrregcount=" + std::to_string(kNvidiaMaxRegisters);
       run.kernel = s.kernel("l1/gemm.cl", "gemm_regblock", options);
       const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
-      run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x, (sh.m + tile_m - 1) / tile_m * p.wg.y);
+      run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x,
+                               (sh.m + tile_m - 1) / tile_m * p.wg.y);
       break;
     }
   }
@@ -264,7 +266,10 @@ std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
   gb::SweepLimits limits{std::min(hi, d.max_work_group_size),
                          {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, lo};
   auto shapes = gb::work_group_shapes(2, limits, v == Variant::naive);
-  if (std::none_of(shapes.begin(), shapes.end(), [](const gb::WorkGroup& w) { return w.x == 16 && w.y == 16; }))
+  auto is_default = [](const gb::WorkGroup& w) {
+    return w.x == kDefaultShape.x && w.y == kDefaultShape.y;
+  };
+  if (std::none_of(shapes.begin(), shapes.end(), is_default))
     shapes.insert(shapes.begin(), kDefaultShape);
   return shapes;
 }

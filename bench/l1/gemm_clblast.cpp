@@ -46,7 +46,8 @@ void run(benchmark::State& state, const Shape& shape) {
         fx.s.n, fx.s.k, T(1), fx.da(), 0, fx.lda, fx.db(), 0, fx.ldb, T(0), fx.dc(), 0, fx.ldc,
         &queue, slot ? &event : nullptr, r.scratch() ? r.scratch() : nullptr);
     if (status != clblast::StatusCode::kSuccess)
-      throw std::runtime_error("clblast::Gemm failed: status " + std::to_string(static_cast<int>(status)));
+      throw std::runtime_error("clblast::Gemm failed: status " +
+                               std::to_string(static_cast<int>(status)));
     if (slot) {
       *slot = cl::Event(event);  // takes over CLBlast's reference
       b.recorded();

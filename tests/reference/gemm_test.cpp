@@ -88,7 +88,8 @@ TEST(GemmReference, SampleCoversCornersAndEdgesDeterministically) {
   EXPECT_GE(last_row, 8u);
   EXPECT_GE(last_col, 8u);
   const auto again = ref::sample_entries(100, 30, 64, 7);
-  for (size_t i = 0; i < s.size(); ++i) EXPECT_TRUE(s[i].row == again[i].row && s[i].col == again[i].col);
+  for (size_t i = 0; i < s.size(); ++i)
+    EXPECT_TRUE(s[i].row == again[i].row && s[i].col == again[i].col);
 }
 
 }  // namespace
