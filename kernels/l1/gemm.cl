@@ -97,7 +97,7 @@ void gemm_tiled(const int M, const int N, const int K,
 #define WPT_N 8
 #endif
 #ifndef RB_TILE_K
-#define RB_TILE_K 16
+#define RB_TILE_K 8
 #endif
 #ifndef VW
 #define VW 4
