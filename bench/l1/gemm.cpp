@@ -1,0 +1,333 @@
+// L1/GEMM: C = A*B, row-major, float (and double with cl_khr_fp64), by a naive, a local-memory
+// tiled and a register-blocked kernel over work-group shapes. FLOPs per unit 2*m*n*k.
+#include "gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "reference/gemm.hpp"
+
+// ---- shared with gemm_clblast.cpp: problems, operands, verification ---------------------------
+namespace gemm {
+
+std::vector<Shape> problems(int size_class) {
+  switch (size_class) {
+    case 1:  // PoCL in CI: a few seconds per benchmark
+      return {{256, 256, 256}, {197, 131, 75}, {96, 200, 136}};
+    case 2:
+      return {{512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {1000, 1500, 777},
+              {2048, 96, 1500}};
+    case 3:  // a GPU's default: CLBlast's figures on the H200 were taken at 1024, 4096 and 8192
+      return {{1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 8192}, {3001, 4003, 5005},
+              {8192, 520, 4100}};
+    default:
+      return {{8192, 8192, 8192}, {16384, 16384, 16384}, {10001, 9003, 8005},
+              {16384, 1040, 16388}};
+  }
+}
+
+Shape sweep_problem(int size_class) {
+  static const size_t side[] = {256, 1024, 4096, 8192};
+  const size_t s = side[std::clamp(size_class, 1, 4) - 1];
+  return {s, s, s};
+}
+
+template <>
+const char* type_name<float>() {
+  return "float";
+}
+template <>
+const char* type_name<double>() {
+  return "double";
+}
+
+std::string bench_name(const std::string& variant, const char* type, const Shape& s,
+                       const std::string& wg, int size_class) {
+  const std::string base = gb::bench_name("L1/GEMM", {{"", variant},
+                                                      {"type", type},
+                                                      {"m", std::to_string(s.m)},
+                                                      {"n", std::to_string(s.n)},
+                                                      {"k", std::to_string(s.k)}});
+  return base + (wg.empty() ? "" : "/wg:" + wg) + "/size:" + std::to_string(size_class);
+}
+
+static size_t padded(size_t cols) { return gb::round_up(cols, kAlign); }
+
+std::optional<std::string> too_big(const Shape& s, size_t element_bytes) {
+  const auto& d = gb::session().info();
+  const size_t a = s.m * padded(s.k) * element_bytes, b = s.k * padded(s.n) * element_bytes,
+               c = s.m * padded(s.n) * element_bytes;
+  if (std::max({a, b, c}) > d.max_alloc_bytes) return "a matrix exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+  if (a + b + c > d.global_mem_bytes / 2) return "the matrices exceed half the device memory";
+  return std::nullopt;
+}
+
+gb::Work work(const Shape& s, size_t element_bytes) {
+  const double m = s.m, n = s.n, k = s.k;
+  return {(m * k + k * n + m * n) * element_bytes, 2 * m * n * k, 0};
+}
+
+// Rows x ld, random in [-1, 1) up to `cols`, zeros beyond.
+template <typename T>
+static std::vector<T> padded_random(size_t rows, size_t cols, size_t ld, uint64_t seed) {
+  std::vector<T> v = gb::random_vector<T>(rows * ld, seed);
+  for (size_t r = 0; r < rows; ++r)
+    std::fill(v.begin() + r * ld + cols, v.begin() + (r + 1) * ld, T(0));
+  return v;
+}
+
+template <typename T>
+Fixture<T>& fixture(const Shape& s) {
+  const std::string key = std::string("L1/GEMM/") + type_name<T>() + "/" + std::to_string(s.m) +
+                          "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return gb::cached_fixture<Fixture<T>>(key, [&] {
+    auto fx = std::make_unique<Fixture<T>>();
+    fx->s = s;
+    fx->lda = padded(s.k);
+    fx->ldb = padded(s.n);
+    fx->ldc = padded(s.n);
+    fx->a = padded_random<T>(s.m, s.k, fx->lda, 101);
+    fx->b = padded_random<T>(s.k, s.n, fx->ldb, 102);
+    fx->da = gb::upload(fx->a, CL_MEM_READ_ONLY);
+    fx->db = gb::upload(fx->b, CL_MEM_READ_ONLY);
+    fx->dc = gb::make_buffer(fx->c_bytes());
+    return fx;
+  });
+}
+
+template <typename T>
+gb::Check verify(const Fixture<T>& fx) {
+  const Shape& s = fx.s;
+  const std::vector<T> c = gb::download<T>(fx.dc, s.m * fx.ldc);
+  const ref::MatrixRef<T> a{fx.a.data(), s.m, s.k, fx.lda}, b{fx.b.data(), s.k, s.n, fx.ldb},
+      cm{c.data(), s.m, s.n, fx.ldc};
+  // Rounding errors of a length-k dot product grow like sqrt(k) eps in practice (k eps at
+  // worst); 16x leaves room for any summation order, while a lost tile or a wrong edge gives
+  // errors of order sqrt(tile/k) or more.
+  const double margin = 16 * std::numeric_limits<T>::epsilon() * std::sqrt(static_cast<double>(s.k));
+  std::vector<gb::Check> checks;
+
+  const std::vector<double> x = gb::random_vector<double>(s.n, 103);
+  checks.push_back(gb::check_relative(ref::matvec(cm, x), ref::matvec(a, ref::matvec(b, x)), margin,
+                                      "Freivalds: C x against A (B x)"));
+
+  const auto where = ref::sample_entries(s.m, s.n, 2048, 104);
+  std::vector<double> want, scale;
+  ref::gemm_entries(a, b, where, want, scale);
+  double worst = 0;
+  for (size_t e = 0; e < where.size(); ++e) {
+    const double got = c[where[e].row * fx.ldc + where[e].col];
+    const double err = std::abs(got - want[e]) / scale[e];
+    if (!std::isfinite(err)) worst = INFINITY;
+    worst = std::max(worst, err);
+  }
+  checks.push_back({worst, gb::scaled_margin(margin), "sampled entries (error / sum |a||b|)"});
+
+  if (std::max({s.m, s.n, s.k}) <= kFullCheck) {
+    std::vector<T> dense(s.m * s.n);
+    for (size_t r = 0; r < s.m; ++r)
+      std::copy_n(c.begin() + r * fx.ldc, s.n, dense.begin() + r * s.n);
+    checks.push_back(gb::check_relative(dense, ref::gemm_full(a, b), margin, "C against Eigen's A*B"));
+  }
+  return gb::worst(checks);
+}
+
+template Fixture<float>& fixture(const Shape&);
+template Fixture<double>& fixture(const Shape&);
+template gb::Check verify(const Fixture<float>&);
+template gb::Check verify(const Fixture<double>&);
+
+}  // namespace gemm
+
+namespace {
+
+using gemm::Shape;
+
+// ---- parameters -------------------------------------------------------------------------------
+enum class Variant { naive, tiled, regblock };
+const char* variant_name(Variant v) {
+  static const char* names[] = {"naive", "tiled", "regblock"};
+  return names[static_cast<int>(v)];
+}
+
+const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
+constexpr size_t kTiledTileK = 16;
+// Register-blocked: each work item computes kWpt x kWpt of C (WPT_M = WPT_N), loading kVector-wide
+// vectors; the work group of WG_X x WG_Y makes a (WG_Y*kWpt) x (WG_X*kWpt) block: 16x16 gives
+// 128x128. K advances by kRegblockTileK per step, less where local memory is short. (16 halves
+// the barriers but costs ~20 registers: compiled for AMD's gfx90a, 126 VGPRs against 107, and
+// NVIDIA fits two 256-item groups per SM only at 128 or fewer.)
+constexpr size_t kWpt = 8, kVector = 4, kRegblockTileK = 8;
+constexpr int kNvidiaMaxRegisters = 128;
+
+struct Params {
+  Variant variant;
+  Shape shape;
+  gb::WorkGroup wg;
+  size_t tile_k;  // tiled and regblock: K per step
+  int size_class;
+  std::string run_key() const { return std::string(variant_name(variant)) + "/" + wg.label(); }
+};
+
+// Local memory of the tiled and register-blocked kernels (as kernels/l1/gemm.cl declares it).
+size_t tiled_local_bytes(const gb::WorkGroup& wg, size_t tile_k, size_t element) {
+  return (wg.y * (tile_k + 1) + tile_k * wg.x) * element;
+}
+size_t regblock_local_bytes(const gb::WorkGroup& wg, size_t tile_k, size_t element) {
+  return 2 * tile_k * ((wg.y * kWpt + kVector) + wg.x * kWpt) * element;
+}
+
+// The longest K step (from the default down to the vector width) whose tiles fit in local memory;
+// 0 if none does.
+size_t regblock_tile_k(const gb::WorkGroup& wg, size_t element) {
+  const size_t local = gb::session().info().local_mem_bytes;
+  for (size_t tk = kRegblockTileK; tk >= kVector; tk /= 2)
+    if (regblock_local_bytes(wg, tk, element) <= local) return tk;
+  return 0;
+}
+
+// ---- set-up (once per variant and problem; operands shared, see gemm::fixture) ----------------
+template <typename T>
+void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
+  auto& s = gb::session();
+  const Shape& sh = p.shape;
+  std::string options = std::string("-DTYPE=") + gemm::type_name<T>();
+  switch (p.variant) {
+    case Variant::naive:
+      run.kernel = s.kernel("l1/gemm.cl", "gemm_naive", options);
+      run.global = gb::padded_global(sh.n, sh.m, 1, p.wg);
+      break;
+    case Variant::tiled:
+      options += " -DTILE_X=" + std::to_string(p.wg.x) + " -DTILE_Y=" + std::to_string(p.wg.y) +
+                 " -DTILE_K=" + std::to_string(p.tile_k);
+      run.kernel = s.kernel("l1/gemm.cl", "gemm_tiled", options);
+      run.global = gb::padded_global(sh.n, sh.m, 1, p.wg);
+      break;
+    case Variant::regblock: {
+      options += " -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
+                 " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
+                 " -DVW=" + std::to_string(kVector) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
+      // 128 registers per work item let two 256-item groups share an NVIDIA SM (65536
+      // registers), so one group's barrier wait is hidden by the other's arithmetic. Only float:
+      // double's 64 accumulators alone take 128.
+      if (sizeof(T) == 4 && p.wg.size() == 256 && s.info().has_extension("cl_nv_compiler_options"))
+        options += " -cl-nv-maxrregcount=" + std::to_string(kNvidiaMaxRegisters);
+      run.kernel = s.kernel("l1/gemm.cl", "gemm_regblock", options);
+      const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
+      run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x,
+                               (sh.m + tile_m - 1) / tile_m * p.wg.y);
+      break;
+    }
+  }
+  run.local = p.wg.local();
+  const size_t limit = s.kernel_work_group_size(run.kernel);
+  if (!p.wg.is_auto() && p.wg.size() > limit)
+    throw std::runtime_error("this build of the kernel runs at most " + std::to_string(limit) +
+                             " work items per group; wg:" + p.wg.label() + " needs " +
+                             std::to_string(p.wg.size()));
+  auto& k = run.kernel;
+  GB_CL(k.setArg(0, static_cast<cl_int>(sh.m)));
+  GB_CL(k.setArg(1, static_cast<cl_int>(sh.n)));
+  GB_CL(k.setArg(2, static_cast<cl_int>(sh.k)));
+  GB_CL(k.setArg(3, fx.da));
+  GB_CL(k.setArg(4, static_cast<cl_int>(fx.lda)));
+  GB_CL(k.setArg(5, fx.db));
+  GB_CL(k.setArg(6, static_cast<cl_int>(fx.ldb)));
+  GB_CL(k.setArg(7, fx.dc));
+  GB_CL(k.setArg(8, static_cast<cl_int>(fx.ldc)));
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+template <typename T>
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gemm::fixture<T>(p.shape);
+  auto& r = fx.runs[p.run_key()];
+  if (!r.kernel()) set_up(r, fx, p);
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(r.kernel, r.global, r.local); };
+  if (r.calibration.unit_seconds == 0) r.calibration = gb::calibrate(unit);
+  if (!r.check) gb::poison(fx.dc, fx.c_bytes());
+
+  gb::Sampler sampler(state, r.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!r.check) r.check = gemm::verify(fx);
+  sampler.report(gemm::work(p.shape, sizeof(T)));
+  gb::report_check(state, *r.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// The seed's sweep, (N,1) ... (1,N) for N = 64 ... 1024, at one problem per size class (at size 1
+// only N = 64, to keep PoCL quick). Register-blocked kernels hold 64 accumulators per work item,
+// so their sweep stops at 256 work items (a GPU's register file allows no more).
+std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
+  const auto& d = gb::session().info();
+  const size_t lo = 64;
+  const size_t hi = size_class == 1 ? 64 : v == Variant::regblock ? 256 : 1024;
+  gb::SweepLimits limits{std::min(hi, d.max_work_group_size),
+                         {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, lo};
+  auto shapes = gb::work_group_shapes(2, limits, v == Variant::naive);
+  auto is_default = [](const gb::WorkGroup& w) {
+    return w.x == kDefaultShape.x && w.y == kDefaultShape.y;
+  };
+  if (std::none_of(shapes.begin(), shapes.end(), is_default))
+    shapes.insert(shapes.begin(), kDefaultShape);
+  return shapes;
+}
+
+template <typename T>
+void register_type(int size_class) {
+  const auto& d = gb::session().info();
+  const char* type = gemm::type_name<T>();
+  for (const Shape& s : gemm::problems(size_class)) {
+    const bool swept = s == gemm::sweep_problem(size_class);
+    if (auto why = gemm::too_big(s, sizeof(T))) {
+      gb::skip_variant(gemm::bench_name("*", type, s, "", size_class), *why);
+      continue;
+    }
+    for (Variant v : {Variant::naive, Variant::tiled, Variant::regblock}) {
+      std::vector<gb::WorkGroup> shapes = {kDefaultShape};
+      if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
+      if (swept) shapes = sweep(v, size_class);
+      for (const auto& wg : shapes) {
+        const std::string name = gemm::bench_name(variant_name(v), type, s, wg.label(), size_class);
+        size_t tile_k = 0;
+        if (v == Variant::tiled) {
+          tile_k = kTiledTileK;
+          if (tiled_local_bytes(wg, tile_k, sizeof(T)) > d.local_mem_bytes) {
+            gb::skip_variant(name, "its tiles exceed the device's local memory");
+            continue;
+          }
+        } else if (v == Variant::regblock) {
+          tile_k = regblock_tile_k(wg, sizeof(T));
+          if (tile_k == 0) {
+            gb::skip_variant(name, "its tiles exceed the device's local memory");
+            continue;
+          }
+        }
+        if (wg.size() > d.max_work_group_size) {
+          gb::skip_variant(name, "work group larger than the device's maximum");
+          continue;
+        }
+        Params p{v, s, wg, tile_k, size_class};
+        gb::add_benchmark(name, [p](benchmark::State& st) { run<T>(st, p); });
+      }
+    }
+  }
+}
+
+void register_gemm() {
+  const int size = gb::session().size_class();
+  for (const char* v : {"tiled", "regblock"})
+    gb::skip_variant(std::string("L1/GEMM/") + v + "/*/wg:auto",
+                     "the work group is the tile, fixed at build time: no driver's choice");
+  register_type<float>(size);
+  if (gb::session().info().has_fp64())
+    register_type<double>(size);
+  else
+    gb::skip_variant("L1/GEMM/*/type:double", "the device has no cl_khr_fp64");
+}
+GB_CASE(register_gemm);
+
+}  // namespace

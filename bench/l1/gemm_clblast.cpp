@@ -1,0 +1,88 @@
+// L1/GEMM/clblast: the same problems as gemm.cpp through CLBlast's Gemm (a vendor-grade library,
+// for the seed's fairness comparison), verified the same way. FLOPs per unit 2*m*n*k.
+#ifdef GPU_BENCH_HAVE_CLBLAST
+#include <clblast.h>
+
+#include "gemm.hpp"
+
+namespace {
+
+using gemm::Shape;
+
+// ---- set-up: CLBlast's temporary buffer (allocated once, not per call) and a marker kernel ----
+template <typename T>
+void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
+  auto& s = gb::session();
+  cl_command_queue queue = s.queue()();
+  size_t temp_bytes = 0;
+  const auto status = clblast::GemmTempBufferSize<T>(
+      clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, fx.s.m, fx.s.n,
+      fx.s.k, 0, fx.lda, 0, fx.ldb, 0, fx.ldc, &queue, temp_bytes);
+  if (status != clblast::StatusCode::kSuccess)
+    throw std::runtime_error("clblast::GemmTempBufferSize failed: status " +
+                             std::to_string(static_cast<int>(status)));
+  if (temp_bytes > 0) run.scratch = gb::make_buffer(temp_bytes);
+  // CLBlast's event is that of its last kernel (it may first pad or transpose A and B): an empty
+  // kernel enqueued before it gives the batch an event that starts before all of them.
+  run.kernel = s.kernel("l1/gemm.cl", "gemm_marker", std::string("-DTYPE=") + gemm::type_name<T>());
+  run.global = cl::NDRange(1);
+  run.local = cl::NullRange;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------
+template <typename T>
+void run(benchmark::State& state, const Shape& shape) {
+  auto& fx = gemm::fixture<T>(shape);
+  auto& r = fx.runs["clblast"];
+  if (!r.kernel()) set_up(r, fx);
+  const gb::Unit unit = [&](gb::Batch& b) {
+    // Only the batch's first and last units record events: the marker's then starts the first.
+    if (b.event_slot()) b.launch(r.kernel, r.global, r.local);
+    cl_command_queue queue = b.queue()();
+    cl_event event = nullptr;
+    cl::Event* slot = b.event_slot();
+    const auto status = clblast::Gemm<T>(
+        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, fx.s.m,
+        fx.s.n, fx.s.k, T(1), fx.da(), 0, fx.lda, fx.db(), 0, fx.ldb, T(0), fx.dc(), 0, fx.ldc,
+        &queue, slot ? &event : nullptr, r.scratch() ? r.scratch() : nullptr);
+    if (status != clblast::StatusCode::kSuccess)
+      throw std::runtime_error("clblast::Gemm failed: status " +
+                               std::to_string(static_cast<int>(status)));
+    if (slot) {
+      *slot = cl::Event(event);  // takes over CLBlast's reference
+      b.recorded();
+    }
+  };
+  if (r.calibration.unit_seconds == 0) r.calibration = gb::calibrate(unit);
+  if (!r.check) gb::poison(fx.dc, fx.c_bytes());
+
+  gb::Sampler sampler(state, r.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!r.check) r.check = gemm::verify(fx);
+  sampler.report(gemm::work(shape, sizeof(T)));
+  gb::report_check(state, *r.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+template <typename T>
+void register_type(int size_class) {
+  for (const Shape& s : gemm::problems(size_class)) {
+    const std::string name = gemm::bench_name("clblast", gemm::type_name<T>(), s, "", size_class);
+    if (auto why = gemm::too_big(s, sizeof(T))) {
+      gb::skip_variant(name, *why);
+      continue;
+    }
+    gb::add_benchmark(name, [s](benchmark::State& st) { run<T>(st, s); });
+  }
+}
+
+void register_gemm_clblast() {
+  const int size = gb::session().size_class();
+  register_type<float>(size);
+  if (gb::session().info().has_fp64()) register_type<double>(size);
+}
+GB_CASE(register_gemm_clblast);
+
+}  // namespace
+#endif  // GPU_BENCH_HAVE_CLBLAST
