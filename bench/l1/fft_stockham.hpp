@@ -163,7 +163,8 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
 inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool twiddled, Dir dir,
                         const Knobs& k, const cl::Buffer& in, const cl::Buffer& out) {
   const RadixPlan plan = radix_plan(p, k.radix);
-  const size_t cols = std::min(stride, local_points() / p), threads = p / plan.radix;
+  // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
+  const size_t cols = std::min({stride, local_points() / p, ns > 1 ? ns : stride}), threads = p / plan.radix;
   if (cols == 0 || stride % cols != 0 || (ns > 1 && ns < cols))
     throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride));
   const bool contiguous = ns == 1;
@@ -227,7 +228,7 @@ inline size_t largest_work_group(const Problem& p, const Knobs& k) {
   const auto lens = global_passes(p.nx);
   if (lens.size() == 1) return p.nx / radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
   size_t wg = 0;
-  for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));
+  for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
   return wg;
 }
 
