@@ -182,7 +182,8 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
   GB_CL(s.kernel.setArg(3, s.tables[1]));
   GB_CL(s.kernel.setArg(4, static_cast<cl_uint>(stride)));
   GB_CL(s.kernel.setArg(5, static_cast<cl_uint>(ns)));
-  GB_CL(s.kernel.setArg(6, static_cast<cl_uint>(global_split(period))));
+  GB_CL(s.kernel.setArg(6, static_cast<cl_uint>(log2_of(period))));
+  GB_CL(s.kernel.setArg(7, static_cast<cl_uint>(global_split(period))));
   s.local = cl::NDRange(threads * cols, 1);
   s.global = cl::NDRange(stride / cols * threads * cols, batch);
   return s;

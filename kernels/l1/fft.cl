@@ -78,11 +78,11 @@
 #endif
 
 // ---- complex arithmetic and small DFTs in registers ------------------------------------------
-inline float2 cmul(float2 a, float2 b) {
+float2 cmul(float2 a, float2 b) {
   return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
 // a * (SIGN * i): by -i forward, by +i inverse.
-inline float2 mul_si(float2 a) {
+float2 mul_si(float2 a) {
 #if SIGN < 0
   return (float2)(a.y, -a.x);
 #else
@@ -93,15 +93,15 @@ inline float2 mul_si(float2 a) {
 #define C16_1 0.92387953251128674f
 #define C16_2 0.70710678118654752f
 #define C16_3 0.38268343236508978f
-inline float2 w16(float2 a, float c, float s) { return cmul(a, (float2)(c, SIGN * s)); }
+float2 w16(float2 a, float c, float s) { return cmul(a, (float2)(c, SIGN * s)); }
 
-inline void dft2(float2* v) {
+void dft2(float2* v) {
   float2 a = v[0], b = v[1];
   v[0] = a + b;
   v[1] = a - b;
 }
 
-inline void dft4(float2* v) {
+void dft4(float2* v) {
   float2 t0 = v[0] + v[2], t1 = v[0] - v[2];
   float2 t2 = v[1] + v[3], t3 = mul_si(v[1] - v[3]);
   v[0] = t0 + t2;
@@ -111,7 +111,7 @@ inline void dft4(float2* v) {
 }
 
 // 8 = 4 x 2: DFT4 over the even and the odd points, twiddles W8^k on the odd ones, then DFT2.
-inline void dft8(float2* v) {
+void dft8(float2* v) {
   float2 e[4] = {v[0], v[2], v[4], v[6]};
   float2 o[4] = {v[1], v[3], v[5], v[7]};
   dft4(e);
@@ -119,6 +119,7 @@ inline void dft8(float2* v) {
   o[1] = w16(o[1], C16_2, C16_2);
   o[2] = mul_si(o[2]);
   o[3] = w16(o[3], -C16_2, C16_2);
+#pragma unroll
   for (int k = 0; k < 4; ++k) {
     v[k] = e[k] + o[k];
     v[k + 4] = e[k] - o[k];
@@ -127,9 +128,11 @@ inline void dft8(float2* v) {
 
 // 16 = 4 x 4: DFT4 over n1 for each n2 (points n2 + 4 n1), twiddles W16^(n2 k1), DFT4 over n2;
 // the output lands in natural order k1 + 4 k2.
-inline void dft16(float2* v) {
+void dft16(float2* v) {
   float2 a[4][4];
+#pragma unroll
   for (int n2 = 0; n2 < 4; ++n2) {
+#pragma unroll
     for (int n1 = 0; n1 < 4; ++n1) a[n2][n1] = v[n2 + 4 * n1];
     dft4(a[n2]);
   }
@@ -142,9 +145,11 @@ inline void dft16(float2* v) {
   a[3][1] = w16(a[3][1], C16_3, C16_1);
   a[3][2] = w16(a[3][2], -C16_2, C16_2);
   a[3][3] = w16(a[3][3], -C16_1, -C16_3);
+#pragma unroll
   for (int k1 = 0; k1 < 4; ++k1) {
     float2 b[4] = {a[0][k1], a[1][k1], a[2][k1], a[3][k1]};
     dft4(b);
+#pragma unroll
     for (int k2 = 0; k2 < 4; ++k2) v[k1 + 4 * k2] = b[k2];
   }
 }
@@ -152,7 +157,7 @@ inline void dft16(float2* v) {
 // ---- twiddles -------------------------------------------------------------------------------
 // exp(SIGN * 2 pi i * m / period) for m < period, period a power of two dividing N. The table
 // holds exp(+2 pi i * m / N), m < N, computed on the host in double.
-inline float2 twiddle(uint m, uint period, __global const float2* table) {
+float2 twiddle(uint m, uint period, __global const float2* table) {
 #if TWIDDLE == 2
   const float2 w = table[m * (N / period)];
   return (float2)(w.x, SIGN * w.y);
@@ -168,17 +173,17 @@ inline float2 twiddle(uint m, uint period, __global const float2* table) {
 #endif
 }
 
-// The inter-pass twiddle of a global Stockham pass, exp(SIGN * 2 pi i * e / period) with
-// e < period (up to the whole transform length). In table mode two look-ups: the table holds
-// exp(+2 pi i * lo / period) for lo < 2^split, then exp(+2 pi i * (hi << split) / period).
-inline float2 global_twiddle(uint e, uint period, uint split, __global const float2* table) {
+// The inter-pass twiddle of a global Stockham pass, exp(SIGN * 2 pi i * e / 2^log2_period) with
+// e < 2^log2_period (up to the whole transform length). In table mode two look-ups: the table
+// holds exp(+2 pi i * lo / period) for lo < 2^split, then exp(+2 pi i * (hi << split) / period).
+float2 global_twiddle(uint e, uint log2_period, uint split, __global const float2* table) {
 #if TWIDDLE == 2
   const uint fine = 1u << split;
   const float2 w = cmul(table[e & (fine - 1)], table[fine + (e >> split)]);
   return (float2)(w.x, SIGN * w.y);
 #else
-  const int signed_e = 2 * e > period ? (int)e - (int)period : (int)e;
-  const float f = (float)signed_e / (float)period;
+  const int signed_e = (e >> (log2_period - 1)) ? (int)e - (int)(1u << log2_period) : (int)e;
+  const float f = ldexp((float)signed_e, -(int)log2_period);  // exact
 #if TWIDDLE == 1
   const float a = 6.28318530717958648f * f;
   return (float2)(native_cos(a), SIGN * native_sin(a));
@@ -247,13 +252,15 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // to y[(j - j mod ns) N + j mod ns + q ns]. With ns = stride this is a plain column FFT (2-D).
 // Neighbouring work items take neighbouring columns, so global accesses come in runs of
 // COLS_PER_GROUP points. Local layout: point m of column c at m * COLS_PER_GROUP + c.
-#define COL_SPAN (LIDX(N * COLS_PER_GROUP - 1) + 1)
+// STORE_CONTIGUOUS regroups column-major ([c][q], one more float2 per column against bank conflicts).
+#define COL_SPAN (LIDX(N * COLS_PER_GROUP - 1) + 1 + COLS_PER_GROUP)
 #define CIDX(m, c) LIDX((m) * COLS_PER_GROUP + (c))
+#define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
 
 __kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
 void fft_cols(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, __global const float2* restrict global_table,
-              const uint stride, const uint ns_global, const uint split) {
+              const uint stride, const uint ns_global, const uint log2_period, const uint split) {
   __local float2 L[COL_SPAN];
   const uint lid = get_local_id(0);
   const uint c = lid % COLS_PER_GROUP, t = lid / COLS_PER_GROUP;
@@ -269,7 +276,7 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
       const uint n = t + THREADS * (i + p * SUB);
       v[i * FIRST_RADIX + p] = in[base + j + (size_t)n * stride];
 #if GLOBAL_TWIDDLE
-      v[i * FIRST_RADIX + p] = cmul(v[i * FIRST_RADIX + p], global_twiddle(kg * n, ns_global * N, split, global_table));
+      v[i * FIRST_RADIX + p] = cmul(v[i * FIRST_RADIX + p], global_twiddle(kg * n, log2_period, split, global_table));
 #endif
     }
 #pragma unroll
@@ -294,13 +301,13 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
 #if STORE_CONTIGUOUS
       // ns_global == 1: column j's output is y[j N + q], so the group's output is one block.
 #pragma unroll
-      for (int q = 0; q < RADIX; ++q) L[LIDX(c * N + t + THREADS * q)] = v[q];
+      for (int q = 0; q < RADIX; ++q) L[SIDX(c, t + THREADS * q)] = v[q];
       barrier(CLK_LOCAL_MEM_FENCE);
       const size_t block = base + (size_t)get_group_id(0) * COLS_PER_GROUP * N;
 #pragma unroll
       for (int m = 0; m < RADIX; ++m) {
-        const uint e = lid + m * THREADS * COLS_PER_GROUP;
-        out[block + e] = L[LIDX(e)] * SCALE;
+        const uint e = lid + m * THREADS * COLS_PER_GROUP;  // = column * N + point
+        out[block + e] = L[SIDX(e / N, e % N)] * SCALE;
       }
 #else
       const size_t dst = base + (size_t)(j - kg) * N + kg;
