@@ -1,5 +1,5 @@
 // L1/FFT: batched 1-D complex single-precision FFTs, forward and inverse; N <= 4096 in one kernel
-// (Stockham radix-16/8/4 in local memory), longer N in global passes. 5 N log2 N FLOPs and
+// (Stockham radix-32/16 passes in local memory), longer N in global passes. 5 N log2 N FLOPs and
 // 16 N bytes per pass (one float2 read and written per point) per transform.
 #include <memory>
 #include <optional>
@@ -99,12 +99,13 @@ void register_fft() {
     }
 
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
-  // items per transform times transforms per group, for each radix; small at size 1.
+    // items per transform times transforms per group, for each radix; at size 1 only the default
+  // radix is swept over transforms per group.
   const std::vector<size_t> sweep_lengths = size == 1 ? std::vector<size_t>{1024} : std::vector<size_t>{1024, 4096};
   for (size_t n : sweep_lengths)
-    for (int radix : {16, 8, 4})
+    for (int radix : {32, 16, 8, 4})
       for (size_t rows = 1; rows * fft::padded(n) * 8 <= fft::kLocalBytes; rows *= 2) {
-        if (size == 1 && radix != 16 && rows > 1) break;
+        if (size == 1 && radix != fft::radix_plan(n, 0).radix && rows > 1) break;
         fft::Knobs k;
         k.radix = radix;
         k.rows_per_group = rows;

@@ -24,7 +24,7 @@ inline Accuracy accuracy_of(Twiddle t) {
 
 // Tuning knobs of our kernels; defaults aim at an NVIDIA H200 (see docs of each below).
 struct Knobs {
-  int radix = 16;                        // radix of all passes but the first (4, 8, 16)
+  int radix = 0;                         // radix of all passes but the first (4..32); 0: auto
   size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
   Twiddle twiddle = Twiddle::table;      // table: one cached load; accurate and cheap
   std::string key() const {
@@ -54,11 +54,19 @@ inline size_t local_points() {
   return p;
 }
 
-// N = first * radix^(passes - 1), first in [2, radix]; radix lowered for tiny N.
+// N = first * radix^(passes - 1), first in [2, radix]; radix lowered for tiny N. Radix 0 (auto):
+// 16 or 32, whichever needs fewer passes (each pass but the last is a local-memory exchange),
+// 16 on a tie (half the registers): 1024 = 32 x 32, 4096 = 16 x 16 x 16.
 struct RadixPlan {
   int radix, first, passes;
 };
+inline RadixPlan radix_plan(size_t n, int radix);
+inline RadixPlan auto_radix_plan(size_t n) {
+  const RadixPlan r16 = radix_plan(n, 16), r32 = radix_plan(n, 32);
+  return r32.passes < r16.passes ? r32 : r16;
+}
 inline RadixPlan radix_plan(size_t n, int radix) {
+  if (radix == 0) return auto_radix_plan(n);
   while (radix > 2 && n < size_t(2) * radix) radix /= 2;
   const size_t lr = log2_of(radix), ln = log2_of(n);
   const size_t rest = ln % lr;

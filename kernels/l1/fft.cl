@@ -1,10 +1,10 @@
-// Complex single-precision FFTs (float2 = re, im) as Stockham passes of radix 2..16 in local memory:
+// Complex single-precision FFTs (float2 = re, im) as Stockham passes of radix 2..32 in local memory:
 // fft_rows (short transforms, one read + one write), fft_cols (one pass of a global Stockham FFT:
 // long 1-D transforms and 2-D columns) and fft_transpose (the 2-D four-kernel pipeline).
 //
 // Knobs (build options; the host passes the derived ones):
 //   N               points of the transform done in local memory (fft_rows: the length; fft_cols: P)
-//   RADIX           radix of every pass but the first: 4, 8 or 16; THREADS = N / RADIX per transform
+//   RADIX           radix of every pass but the first: 4, 8, 16 or 32; THREADS = N / RADIX per transform
 //   FIRST_RADIX     radix of the first pass, N = FIRST_RADIX * RADIX^(PASSES - 1); 2..RADIX
 //   PASSES          number of radix passes
 //   SIGN            -1: forward (e^-2pi i nk/N), +1: inverse (unscaled unless SCALE says so)
@@ -151,6 +151,34 @@ void dft16(float2* v) {
     dft4(b);
 #pragma unroll
     for (int k2 = 0; k2 < 4; ++k2) v[k1 + 4 * k2] = b[k2];
+  }
+}
+
+// 32 = 16 x 2: DFT16 over the even and the odd points, twiddles W32^k on the odd ones, then DFT2.
+// cos(2 pi k / 32), k = 0..8; sin(2 pi k / 32) = cos(2 pi (8 - k) / 32).
+__constant float kCos32[9] = {1.0f, 0.98078528040323043f, 0.92387953251128674f, 0.83146961230254524f,
+                              0.70710678118654752f, 0.55557023301960218f, 0.38268343236508978f,
+                              0.19509032201612826f, 0.0f};
+void dft32(float2* v) {
+  float2 e[16], o[16];
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    e[k] = v[2 * k];
+    o[k] = v[2 * k + 1];
+  }
+  dft16(e);
+  dft16(o);
+#pragma unroll
+  for (int k = 1; k < 16; ++k) {
+    // W32^k = (cos, SIGN sin) of 2 pi k / 32; for k > 8 the cosine is -cos(2 pi (16 - k) / 32).
+    const float c = k <= 8 ? kCos32[k] : -kCos32[16 - k];
+    const float sn = k <= 8 ? kCos32[8 - k] : kCos32[k - 8];
+    o[k] = w16(o[k], c, sn);
+  }
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    v[k] = e[k] + o[k];
+    v[k + 16] = e[k] - o[k];
   }
 }
 
