@@ -41,7 +41,7 @@ struct Problem {
 
 // ---- sizes by class ------------------------------------------------------------------------
 // 1-D: lengths 2^8..2^12 run in one kernel, longer ones in several passes; the batch makes the
-// points per run 2^18 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
+// points per run 2^20 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
 // 2^20 x 64) and 2^27. 2-D: one transform of n x n.
 inline std::vector<size_t> lengths_1d(int size_class) {
   switch (size_class) {
@@ -52,7 +52,7 @@ inline std::vector<size_t> lengths_1d(int size_class) {
   }
 }
 inline size_t points_1d(int size_class) {
-  static const size_t by_class[] = {size_t(1) << 18, size_t(1) << 22, size_t(1) << 26, size_t(1) << 27};
+  static const size_t by_class[] = {size_t(1) << 20, size_t(1) << 22, size_t(1) << 26, size_t(1) << 27};
   return by_class[std::min(std::max(size_class, 1), 4) - 1];
 }
 inline std::vector<size_t> sizes_2d(int size_class) {
