@@ -20,7 +20,7 @@ struct Params {
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
 struct Fixture {
-  std::vector<float> input;
+  fft::Input input;
   cl::Buffer in, out, tmp, round_trip;
   fft::Pipeline pipeline;  // timed: in -> out
   fft::Pipeline back;      // opposite direction, out -> round_trip (verification only)
@@ -31,7 +31,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(fx->input, CL_MEM_READ_ONLY);
+  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
   const bool multi_pass = fft::global_passes(p.problem.nx).size() > 1;
@@ -49,7 +49,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   auto output = gb::download<float>(fx.out, 2 * p.problem.points());
   fx.back.run_once();
   auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
-  return fft::check_all(p.problem, fx.input, output, round_trip, fft::accuracy_of(p.knobs.twiddle));
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(p.knobs.twiddle));
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------

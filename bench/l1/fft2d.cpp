@@ -41,7 +41,7 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const cl::Buffer
 }
 
 struct Fixture {
-  std::vector<float> input;
+  fft::Input input;
   cl::Buffer in, out, a, b, round_trip;
   fft::Pipeline pipeline;  // timed: in -> out
   fft::Pipeline back;      // opposite direction, out -> round_trip (verification only)
@@ -52,7 +52,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(fx->input, CL_MEM_READ_ONLY);
+  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
   for (cl::Buffer* buf : {&fx->out, &fx->a, &fx->b, &fx->round_trip}) *buf = gb::make_buffer(p.problem.bytes());
   fx->pipeline = make_pipeline(p.problem, p.shape, fx->in, fx->out, fx->a, fx->b);
   fft::Problem back = p.problem;
@@ -67,7 +67,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   auto output = gb::download<float>(fx.out, 2 * p.problem.points());
   fx.back.run_once();
   auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
-  return fft::check_all(p.problem, fx.input, output, round_trip, fft::accuracy_of(fft::Knobs{}.twiddle));
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::Knobs{}.twiddle));
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // class and their names, declared work, inputs, and verification against reference/fft.
 #pragma once
 #include <cmath>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -88,8 +90,18 @@ inline std::string name(const std::string& variant, const Problem& p, int size_c
 }
 
 // ---- inputs and verification ------------------------------------------------------------------
-inline std::vector<float> make_input(const Problem& p) {
-  return gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch);
+// Random input of a problem's size (the same for both directions and every variant). The last
+// one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two).
+using Input = std::shared_ptr<const std::vector<float>>;
+inline Input make_input(const Problem& p) {
+  static std::pair<std::string, Input> last;
+  const std::string key = std::to_string(p.nx) + "x" + std::to_string(p.ny) + "x" + std::to_string(p.batch);
+  if (last.first != key || !last.second) {
+    last.second.reset();  // free the previous input first
+    last = {key, std::make_shared<const std::vector<float>>(
+                     gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch))};
+  }
+  return last.second;
 }
 
 // Single-precision FFT error grows about like log2 N; the margins are per log2 N, measured on

@@ -162,7 +162,7 @@ struct Params {
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
 struct Fixture {
-  std::vector<float> input;
+  fft::Input input;
   cl::Buffer in, out, round_trip;
   std::unique_ptr<Plan> plan;
   gb::Calibration calibration;
@@ -172,7 +172,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(fx->input);
+  fx->in = gb::upload(*fx->input);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
 #if defined(GPU_BENCH_HAVE_CLFFT)
@@ -192,8 +192,8 @@ gb::Check verify(Fixture& fx, const Params& p) {
   auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
   // The input must have survived the timed runs (out of place means the library may not use it).
   auto input_after = gb::download<float>(fx.in, 2 * p.problem.points());
-  return gb::worst({fft::check_all(p.problem, fx.input, output, round_trip, fx.plan->accuracy()),
-                    gb::check_exact(input_after, fx.input, "input left unchanged")});
+  return gb::worst({fft::check_all(p.problem, *fx.input, output, round_trip, fx.plan->accuracy()),
+                    gb::check_exact(input_after, *fx.input, "input left unchanged")});
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------
