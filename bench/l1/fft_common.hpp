@@ -1,7 +1,9 @@
 // What the FFT cases share (bench/l1/fft.cpp, fft2d.cpp, fft_libraries.cpp): the problems by size
 // class and their names, declared work, inputs, and verification against reference/fft.
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <memory>
 #include <utility>
 #include <string>

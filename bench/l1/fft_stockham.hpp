@@ -3,7 +3,7 @@
 // (rows: short transforms in one pass; cols: one pass of a global Stockham FFT; transpose).
 #pragma once
 #include <cmath>
-#include <cstdio>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
