@@ -1,0 +1,121 @@
+// L1/FFT: batched 1-D complex single-precision FFTs, forward and inverse; N <= 4096 in one kernel
+// (Stockham radix-32/16 passes in local memory), longer N in global passes. 5 N log2 N FLOPs and
+// 16 N bytes per pass (one float2 read and written per point) per transform.
+#include <memory>
+#include <optional>
+
+#include "fft_common.hpp"
+#include "fft_stockham.hpp"
+#include "gpu_bench.hpp"
+
+namespace {
+
+// ---- parameters -------------------------------------------------------------------------------
+struct Params {
+  fft::Problem problem;
+  fft::Knobs knobs;
+  int size_class;
+  std::string key() const { return "fft1d/" + problem.key() + "/" + knobs.key(); }
+};
+
+// ---- set-up (once per configuration) ----------------------------------------------------------
+struct Fixture {
+  fft::Input input;
+  cl::Buffer in, out, tmp, round_trip;
+  fft::Pipeline pipeline;  // timed: in -> out
+  fft::Pipeline back;      // opposite direction, out -> round_trip (verification only)
+  gb::Calibration calibration;
+  std::optional<gb::Check> check;
+};
+
+std::unique_ptr<Fixture> make_fixture(const Params& p) {
+  auto fx = std::make_unique<Fixture>();
+  fx->input = fft::make_input(p.problem);
+  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
+  fx->out = gb::make_buffer(p.problem.bytes());
+  fx->round_trip = gb::make_buffer(p.problem.bytes());
+  const bool multi_pass = fft::global_passes(p.problem.nx).size() > 1;
+  fx->tmp = multi_pass ? gb::make_buffer(p.problem.bytes()) : fx->out;
+  fx->pipeline = fft::pipeline_1d(p.problem, p.knobs, fx->in, fx->out, fx->tmp);
+  fft::Problem back = p.problem;
+  back.dir = fft::opposite(p.problem.dir);
+  fx->back = fft::pipeline_1d(back, p.knobs, fx->out, fx->round_trip, fx->tmp);
+  if (auto why = fx->pipeline.unsupported(); !why.empty()) throw std::runtime_error(why);
+  return fx;
+}
+
+// ---- verification against reference/fft (Eigen), and the round trip -------------------------
+gb::Check verify(const Fixture& fx, const Params& p) {
+  auto output = gb::download<float>(fx.out, 2 * p.problem.points());
+  fx.back.run_once();
+  auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(p.knobs.twiddle));
+}
+
+// ---- the benchmark ---------------------------------------------------------------------------
+void run(benchmark::State& state, const Params& p) {
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline.enqueue(b); };
+  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
+  if (!fx.check) gb::poison(fx.out, p.problem.bytes());
+
+  gb::Sampler sampler(state, fx.calibration);
+  for (auto _ : state) sampler.sample(unit);
+
+  if (!fx.check) fx.check = verify(fx, p);
+  fft::report_work(state, sampler, p.problem, fx.pipeline.passes());
+  state.counters["work_group"] = static_cast<double>(fx.pipeline.stages.front().work_group());
+  gb::report_check(state, *fx.check);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+// Registers one variant, or names why this device cannot run it. Kernels are not built here
+// (a filter may select none of them): work groups are checked against the device's limit, and
+// again against the kernel's when the fixture is made.
+void add(const std::string& name, const Params& p) {
+  std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx).size() > 1 ? 4 : 3);
+  if (why.empty() && fft::largest_work_group(p.problem, p.knobs) > gb::session().info().max_work_group_size)
+    why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
+  if (!why.empty()) return gb::skip_variant(name, why);
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+}
+
+void register_fft() {
+  const int size = gb::session().size_class();
+  // The problems, both directions, with the default knobs.
+  for (size_t n : fft::lengths_1d(size))
+    for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
+      Params p{fft::problem_1d(n, dir, size), fft::Knobs{}, size};
+      add(fft::name("stockham", p.problem, size), p);
+    }
+
+  // Twiddles: cospi/sinpi of the exact angle, native_cos/native_sin, or a table (the default).
+  for (size_t n : {size_t(1024), fft::lengths_1d(size).back()})
+    for (fft::Twiddle tw : {fft::Twiddle::sincos, fft::Twiddle::native, fft::Twiddle::table}) {
+      fft::Knobs k;
+      k.twiddle = tw;
+      Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
+      add(fft::name("stockham_twiddle", p.problem, size, {{"twiddle", fft::twiddle_name(tw)}}), p);
+    }
+
+  // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
+    // items per transform times transforms per group, for each radix; at size 1 only the default
+  // radix is swept over transforms per group.
+  const std::vector<size_t> sweep_lengths = size == 1 ? std::vector<size_t>{1024} : std::vector<size_t>{1024, 4096};
+  for (size_t n : sweep_lengths)
+    for (int radix : {32, 16, 8, 4})
+      for (size_t rows = 1; rows * fft::padded(n) * 8 <= fft::kLocalBytes; rows *= 2) {
+        if (size == 1 && radix != fft::radix_plan(n, 0).radix && rows > 1) break;
+        fft::Knobs k;
+        k.radix = radix;
+        k.rows_per_group = rows;
+        Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
+        const size_t wg = n / fft::radix_plan(n, radix).radix * rows;
+        if (wg > 1024) break;  // no GPU runs larger groups
+        add(fft::name("stockham_wg_sweep", p.problem, size, {{"radix", std::to_string(radix)}}) + "/wg:" + std::to_string(wg),
+            p);
+      }
+}
+GB_CASE(register_fft);
+
+}  // namespace

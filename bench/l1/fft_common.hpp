@@ -1,0 +1,168 @@
+// What the FFT cases share (bench/l1/fft.cpp, fft2d.cpp, fft_libraries.cpp): the problems by size
+// class and their names, declared work, inputs, and verification against reference/fft.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <memory>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "gpu_bench.hpp"
+#include "reference/fft.hpp"
+
+namespace fft {
+
+enum class Dir { forward, inverse };
+inline const char* dir_name(Dir d) { return d == Dir::forward ? "forward" : "inverse"; }
+inline Dir opposite(Dir d) { return d == Dir::forward ? Dir::inverse : Dir::forward; }
+
+// A batch of complex single-precision transforms: 1-D of length nx (ny == 1), or 2-D of ny rows
+// of nx points (row-major). Data interleaved (re, im), each transform contiguous.
+struct Problem {
+  size_t nx = 0, ny = 1, batch = 1;
+  Dir dir = Dir::forward;
+
+  bool is_2d() const { return ny > 1; }
+  size_t points_per_transform() const { return nx * ny; }
+  size_t points() const { return nx * ny * batch; }
+  size_t bytes() const { return points() * 8; }  // one buffer of float2
+  // 5 N log2 N per transform (N = nx ny for 2-D), the usual convention for complex FFTs.
+  double flops() const {
+    const double n = static_cast<double>(points_per_transform());
+    return 5.0 * n * std::log2(n) * static_cast<double>(batch);
+  }
+  // One read and one write of every point: the least any implementation moves.
+  double bytes_per_pass() const { return 2.0 * static_cast<double>(bytes()); }
+  std::string n_label() const {
+    return is_2d() ? std::to_string(nx) + "x" + std::to_string(ny) : std::to_string(nx);
+  }
+  std::string key() const {
+    return n_label() + "/" + std::to_string(batch) + "/" + dir_name(dir);
+  }
+};
+
+// ---- sizes by class ------------------------------------------------------------------------
+// 1-D: lengths 2^8..2^12 run in one kernel, longer ones in several passes; the batch makes the
+// points per run 2^20 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
+// 2^20 x 64) and 2^27. 2-D: one transform of n x n.
+inline std::vector<size_t> lengths_1d(int size_class) {
+  switch (size_class) {
+    case 1: return {256, 1024, 4096, 1u << 14};
+    case 2: return {256, 512, 1024, 2048, 4096, 1u << 14, 1u << 16};
+    case 3: return {256, 512, 1024, 2048, 4096, 1u << 14, 1u << 16, 1u << 20};
+    default: return {256, 1024, 4096, 1u << 14, 1u << 16, 1u << 20, 1u << 22};
+  }
+}
+inline size_t points_1d(int size_class) {
+  static const size_t by_class[] = {size_t(1) << 20, size_t(1) << 22, size_t(1) << 26, size_t(1) << 27};
+  return by_class[std::min(std::max(size_class, 1), 4) - 1];
+}
+inline std::vector<size_t> sizes_2d(int size_class) {
+  switch (size_class) {
+    case 1: return {256};
+    case 2: return {256, 512, 1024};
+    default: return {256, 512, 1024, 2048};
+  }
+}
+
+inline Problem problem_1d(size_t n, Dir dir, int size_class) {
+  return Problem{n, 1, std::max<size_t>(1, points_1d(size_class) / n), dir};
+}
+inline Problem problem_2d(size_t n, Dir dir) { return Problem{n, n, 1, dir}; }
+
+// Why a device cannot hold the problem (empty if it can): the variant is then skipped.
+inline std::string too_large(const Problem& p, int buffers) {
+  const auto& d = gb::session().info();
+  if (p.bytes() > d.max_alloc_bytes) return "buffer above CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+  if (p.bytes() * buffers > d.global_mem_bytes / 2) return "buffers above half the device memory";
+  return "";
+}
+
+// "L1/FFT/<variant>/n:1024/batch:65536/dir:forward/size:3", "L1/FFT2D/<variant>/n:1024x1024/...".
+inline std::string name(const std::string& variant, const Problem& p, int size_class,
+                        std::initializer_list<std::pair<std::string, std::string>> extra = {}) {
+  std::string n = p.is_2d() ? "L1/FFT2D/" : "L1/FFT/";
+  n += variant + "/n:" + p.n_label();
+  if (!p.is_2d()) n += "/batch:" + std::to_string(p.batch);
+  n += std::string("/dir:") + dir_name(p.dir);
+  for (const auto& [key, value] : extra) n += "/" + key + ":" + value;
+  return n + "/size:" + std::to_string(size_class);
+}
+
+// ---- inputs and verification ------------------------------------------------------------------
+// Random input of a problem's size (the same for both directions and every variant). The last
+// one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two).
+using Input = std::shared_ptr<const std::vector<float>>;
+inline Input make_input(const Problem& p) {
+  static std::pair<std::string, Input> last;
+  const std::string key = std::to_string(p.nx) + "x" + std::to_string(p.ny) + "x" + std::to_string(p.batch);
+  if (last.first != key || !last.second) {
+    last.second.reset();  // free the previous input first
+    last = {key, std::make_shared<const std::vector<float>>(
+                     gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch))};
+  }
+  return last.second;
+}
+
+// Single-precision FFT error grows about like log2 N; the margins are per log2 N, measured on
+// PoCL and wide enough for a GPU's fma contraction and approximate twiddles (native_sin/cos,
+// which VkFFT uses on NVIDIA). A wrong index or twiddle gives an error near 1.
+enum class Accuracy { exact_twiddles, approximate_twiddles };
+inline double margin(const Problem& p, Accuracy a) {
+  const double log2n = std::log2(static_cast<double>(p.points_per_transform()));
+  return (a == Accuracy::exact_twiddles ? 1.5e-7 : 6e-7) * log2n;
+}
+
+// The batch members the forward/inverse check compares: all of them up to 2^20 points, else an
+// even spread (first and last included) so that the host reference stays about a second.
+inline std::vector<size_t> sampled_members(const Problem& p) {
+  const size_t budget = std::max<size_t>(1, (size_t(1) << 20) / p.points_per_transform());
+  const size_t count = std::min(p.batch, budget);
+  std::vector<size_t> which(count);
+  for (size_t k = 0; k < count; ++k) which[k] = count == 1 ? 0 : k * (p.batch - 1) / (count - 1);
+  return which;
+}
+
+// Device output of the sampled members against Eigen's FFT (in double) of the same input.
+inline gb::Check check_transform(const Problem& p, const std::vector<float>& input,
+                                 const std::vector<float>& output, Accuracy a) {
+  const bool inverse = p.dir == Dir::inverse;
+  if (p.is_2d()) {
+    return gb::check_relative(output, ref::fft_2d(input, p.nx, p.ny, p.batch, inverse), margin(p, a),
+                              std::string(dir_name(p.dir)) + " transform vs Eigen FFT");
+  }
+  const auto which = sampled_members(p);
+  const size_t floats = 2 * p.nx;
+  std::vector<float> got;
+  got.reserve(floats * which.size());
+  for (size_t b : which) got.insert(got.end(), output.begin() + b * floats, output.begin() + (b + 1) * floats);
+  return gb::check_relative(got, ref::fft_1d(input, p.nx, which, inverse), margin(p, a),
+                            std::string(dir_name(p.dir)) + " transform vs Eigen FFT");
+}
+
+// The opposite transform (scaled so the pair is the identity) applied to the output gives the
+// input back: two transforms' worth of error.
+inline gb::Check check_round_trip(const Problem& p, const std::vector<float>& input,
+                                  const std::vector<float>& round_trip, Accuracy a) {
+  return gb::check_relative(round_trip, input, 2 * margin(p, a),
+                            std::string(dir_name(p.dir)) + " then " + dir_name(opposite(p.dir)) +
+                                " round trip vs input");
+}
+
+// Both checks, worst one reported.
+inline gb::Check check_all(const Problem& p, const std::vector<float>& input, const std::vector<float>& output,
+                           const std::vector<float>& round_trip, Accuracy a) {
+  return gb::worst({check_transform(p, input, output, a), check_round_trip(p, input, round_trip, a)});
+}
+
+// Declared work of one run: `passes` reads and writes of the data. passes = 0 for the libraries,
+// whose passes are their own: their bytes count one read and one write, the least possible.
+inline void report_work(benchmark::State& state, gb::Sampler& sampler, const Problem& p, int passes) {
+  sampler.report(gb::Work{p.bytes_per_pass() * std::max(passes, 1), p.flops(), static_cast<double>(p.batch)});
+  if (passes > 0) state.counters["passes"] = passes;
+  state.counters["bytes_per_pass"] = p.bytes_per_pass();
+}
+
+}  // namespace fft

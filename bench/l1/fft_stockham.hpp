@@ -1,0 +1,265 @@
+// The Stockham kernels of kernels/l1/fft.cl as pipelines of stages, for bench/l1/fft.cpp and
+// fft2d.cpp: radix plans, build options, twiddle tables, work-group shapes, and the stages
+// (rows: short transforms in one pass; cols: one pass of a global Stockham FFT; transpose).
+#pragma once
+#include <cmath>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fft_common.hpp"
+#include "gpu_bench.hpp"
+
+namespace fft {
+
+enum class Twiddle { sincos = 0, native = 1, table = 2 };
+inline const char* twiddle_name(Twiddle t) {
+  static const char* names[] = {"sincos", "native", "table"};
+  return names[static_cast<int>(t)];
+}
+inline Accuracy accuracy_of(Twiddle t) {
+  return t == Twiddle::native ? Accuracy::approximate_twiddles : Accuracy::exact_twiddles;
+}
+
+// Tuning knobs of our kernels; defaults aim at an NVIDIA H200 (see docs of each below).
+struct Knobs {
+  int radix = 0;                         // radix of all passes but the first (4..32); 0: auto
+  size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
+  Twiddle twiddle = Twiddle::table;      // table: one cached load; accurate and cheap
+  std::string key() const {
+    return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle);
+  }
+};
+
+// Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
+// that the same problem runs the same kernels (and names) on every device.
+constexpr size_t kLocalBytes = 48 * 1024;
+// Work-group size the default rows-per-group aims at: several transforms per group for short ones.
+constexpr size_t kRowsGroupTarget = 256;
+// Fewest adjacent columns a global pass takes: 4 float2 = one 32-byte memory sector.
+constexpr size_t kMinColumns = 4;
+
+inline size_t padded(size_t points) { return points + points / 16; }  // LDS_PAD = 1
+inline size_t log2_of(size_t n) {
+  size_t l = 0;
+  while ((size_t(1) << l) < n) ++l;
+  return l;
+}
+// Points a work group holds in local memory: the largest power of two that fits (padded).
+inline size_t local_points() {
+  const size_t bytes = std::min<size_t>(kLocalBytes, gb::session().info().local_mem_bytes);
+  size_t p = 1;
+  while (padded(2 * p) * 8 <= bytes) p *= 2;
+  return p;
+}
+
+// N = first * radix^(passes - 1), first in [2, radix]; radix lowered for tiny N. Radix 0 (auto):
+// 16 or 32, whichever needs fewer passes (each pass but the last is a local-memory exchange),
+// 16 on a tie (half the registers): 1024 = 32 x 32, 4096 = 16 x 16 x 16.
+struct RadixPlan {
+  int radix, first, passes;
+};
+inline RadixPlan radix_plan(size_t n, int radix);
+inline RadixPlan auto_radix_plan(size_t n) {
+  const RadixPlan r16 = radix_plan(n, 16), r32 = radix_plan(n, 32);
+  return r32.passes < r16.passes ? r32 : r16;
+}
+inline RadixPlan radix_plan(size_t n, int radix) {
+  if (radix == 0) return auto_radix_plan(n);
+  while (radix > 2 && n < size_t(2) * radix) radix /= 2;
+  const size_t lr = log2_of(radix), ln = log2_of(n);
+  const size_t rest = ln % lr;
+  RadixPlan plan{radix, rest == 0 ? radix : 1 << rest, static_cast<int>((ln - (rest == 0 ? lr : rest)) / lr + 1)};
+  return plan;
+}
+
+// Exact power-of-two scale as an OpenCL float literal: 1/n for the inverse, 1 forward.
+inline std::string scale_literal(Dir dir, size_t n) {
+  return dir == Dir::forward ? std::string("1.0f") : "0x1p-" + std::to_string(log2_of(n)) + "f";
+}
+
+inline std::string options(size_t n, const RadixPlan& plan, Dir dir, Twiddle tw) {
+  return "-DN=" + std::to_string(n) + " -DRADIX=" + std::to_string(plan.radix) +
+         " -DFIRST_RADIX=" + std::to_string(plan.first) + " -DPASSES=" + std::to_string(plan.passes) +
+         " -DSIGN=" + (dir == Dir::forward ? "-1" : "1") + " -DSCALE=" + scale_literal(dir, n) +
+         " -DTWIDDLE=" + std::to_string(static_cast<int>(tw));
+}
+
+// exp(+2 pi i m / n), m < n, as float2 from double.
+inline cl::Buffer local_table(size_t n) {
+  std::vector<float> t(2 * n);
+  for (size_t m = 0; m < n; ++m) {
+    const double a = 2.0 * M_PI * static_cast<double>(m) / static_cast<double>(n);
+    t[2 * m] = static_cast<float>(std::cos(a));
+    t[2 * m + 1] = static_cast<float>(std::sin(a));
+  }
+  return gb::upload(t, CL_MEM_READ_ONLY);
+}
+// Two-level table of exp(+2 pi i e / period): fine entries e < 2^split, then coarse e = h << split.
+inline unsigned global_split(size_t period) { return static_cast<unsigned>((log2_of(period) + 1) / 2); }
+inline cl::Buffer global_table(size_t period) {
+  const size_t fine = size_t(1) << global_split(period), coarse = period / fine;
+  std::vector<float> t(2 * (fine + coarse));
+  auto put = [&](size_t slot, size_t e) {
+    const double a = 2.0 * M_PI * static_cast<double>(e) / static_cast<double>(period);
+    t[2 * slot] = static_cast<float>(std::cos(a));
+    t[2 * slot + 1] = static_cast<float>(std::sin(a));
+  };
+  for (size_t e = 0; e < fine; ++e) put(e, e);
+  for (size_t h = 0; h < coarse; ++h) put(fine + h, h * fine);
+  return gb::upload(t, CL_MEM_READ_ONLY);
+}
+
+// One kernel launch of a pipeline, with the buffers its arguments hold.
+struct Stage {
+  cl::Kernel kernel;
+  cl::NDRange global, local;
+  std::vector<cl::Buffer> tables;
+  size_t work_group() const { return local[0] * local[1] * local[2]; }
+};
+
+struct Pipeline {
+  std::vector<Stage> stages;
+  int passes() const { return static_cast<int>(stages.size()); }
+  void enqueue(gb::Batch& b) const {
+    for (const auto& s : stages) b.launch(s.kernel, s.global, s.local);
+  }
+  void run_once() const {  // outside the timed region: verification
+    auto& q = gb::session().queue();
+    for (const auto& s : stages) GB_CL(q.enqueueNDRangeKernel(s.kernel, cl::NullRange, s.global, s.local));
+    GB_CL(q.finish());
+  }
+  // Why this device cannot run it (empty if it can).
+  std::string unsupported() const {
+    for (const auto& s : stages)
+      if (s.work_group() > gb::session().kernel_work_group_size(s.kernel))
+        return "work group of " + std::to_string(s.work_group()) + " above the kernel's limit";
+    return "";
+  }
+};
+
+// Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local memory.
+inline size_t rows_per_group(size_t n, const Knobs& k) {
+  const RadixPlan plan = radix_plan(n, k.radix);
+  size_t rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, kRowsGroupTarget / (n / plan.radix));
+  while (rows > 1 && rows * padded(n) * 8 > kLocalBytes) rows /= 2;
+  return rows;
+}
+
+// fft_rows: `transforms` contiguous length-n transforms, in -> out.
+inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
+                        const cl::Buffer& out) {
+  const RadixPlan plan = radix_plan(n, k.radix);
+  const size_t rows = rows_per_group(n, k), threads = n / plan.radix;
+  Stage s;
+  s.kernel = gb::session().kernel("l1/fft.cl", "fft_rows",
+                                  options(n, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=" + std::to_string(rows) +
+                                      " -DCOLS_PER_GROUP=1");
+  s.tables.push_back(local_table(n));
+  GB_CL(s.kernel.setArg(0, in));
+  GB_CL(s.kernel.setArg(1, out));
+  GB_CL(s.kernel.setArg(2, s.tables[0]));
+  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
+  s.local = cl::NDRange(threads * rows);
+  s.global = cl::NDRange(gb::round_up(transforms, rows) / rows * threads * rows);
+  return s;
+}
+
+// fft_cols: one global Stockham pass of p points per column over batch members of stride * p
+// points: columns j < stride, twiddled (1-D passes after the first) or not (2-D columns).
+inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool twiddled, Dir dir,
+                        const Knobs& k, const cl::Buffer& in, const cl::Buffer& out) {
+  const RadixPlan plan = radix_plan(p, k.radix);
+  // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
+  const size_t cols = std::min({stride, local_points() / p, ns > 1 ? ns : stride}), threads = p / plan.radix;
+  if (cols == 0 || stride % cols != 0 || (ns > 1 && ns < cols))
+    throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride));
+  const bool contiguous = ns == 1;
+  Stage s;
+  s.kernel = gb::session().kernel(
+      "l1/fft.cl", "fft_cols",
+      options(p, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(cols) +
+          " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") + " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0"));
+  const size_t period = ns * p;
+  s.tables.push_back(local_table(p));
+  s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
+  GB_CL(s.kernel.setArg(0, in));
+  GB_CL(s.kernel.setArg(1, out));
+  GB_CL(s.kernel.setArg(2, s.tables[0]));
+  GB_CL(s.kernel.setArg(3, s.tables[1]));
+  GB_CL(s.kernel.setArg(4, static_cast<cl_uint>(stride)));
+  GB_CL(s.kernel.setArg(5, static_cast<cl_uint>(ns)));
+  GB_CL(s.kernel.setArg(6, static_cast<cl_uint>(log2_of(period))));
+  GB_CL(s.kernel.setArg(7, static_cast<cl_uint>(global_split(period))));
+  s.local = cl::NDRange(threads * cols, 1);
+  s.global = cl::NDRange(stride / cols * threads * cols, batch);
+  return s;
+}
+
+// fft_transpose: batch images of height x width -> width x height.
+constexpr size_t kTile = 32, kTileRows = 8;
+inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl::Buffer& in,
+                             const cl::Buffer& out) {
+  Stage s;
+  s.kernel = gb::session().kernel("l1/fft.cl", "fft_transpose",
+                                  "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows));
+  GB_CL(s.kernel.setArg(0, in));
+  GB_CL(s.kernel.setArg(1, out));
+  GB_CL(s.kernel.setArg(2, static_cast<cl_uint>(width)));
+  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(height)));
+  s.local = cl::NDRange(kTile, kTileRows, 1);
+  s.global = cl::NDRange(gb::round_up(width, kTile), gb::round_up(height, kTile) / kTile * kTileRows, batch);
+  return s;
+}
+
+// The lengths of the global passes of a 1-D transform of n points: one pass while n fits in a
+// work group's local memory, else as few passes as keep kMinColumns columns per work group, with
+// lengths as equal as possible (every read and write then comes in runs of >= 32 bytes).
+inline std::vector<size_t> global_passes(size_t n) {
+  const size_t in_local = local_points();
+  if (n <= in_local) return {n};
+  const size_t max_len = std::max<size_t>(64, in_local / kMinColumns);
+  const size_t ln = log2_of(n), lmax = log2_of(max_len);
+  const size_t count = (ln + lmax - 1) / lmax;
+  std::vector<size_t> lens;
+  size_t left = ln;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t l = (left + (count - i) - 1) / (count - i);  // ceil: larger passes first
+    lens.push_back(size_t(1) << l);
+    left -= l;
+  }
+  return lens;
+}
+
+// The largest work group pipeline_1d launches for this problem (without building kernels).
+inline size_t largest_work_group(const Problem& p, const Knobs& k) {
+  const auto lens = global_passes(p.nx);
+  if (lens.size() == 1) return p.nx / radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
+  size_t wg = 0;
+  for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
+  return wg;
+}
+
+// A batched 1-D transform in -> out: fft_rows when it fits in local memory, else global passes
+// in -> (out | tmp) -> ... -> out, the last one writing out and none writing in.
+inline Pipeline pipeline_1d(const Problem& p, const Knobs& k, const cl::Buffer& in, const cl::Buffer& out,
+                            const cl::Buffer& tmp) {
+  Pipeline pl;
+  const auto lens = global_passes(p.nx);
+  if (lens.size() == 1) {
+    pl.stages.push_back(rows_stage(p.nx, p.batch, p.dir, k, in, out));
+    return pl;
+  }
+  size_t ns = 1;
+  const cl::Buffer* src = &in;
+  for (size_t i = 0; i < lens.size(); ++i) {
+    const cl::Buffer* dst = (lens.size() - 1 - i) % 2 == 0 ? &out : &tmp;
+    pl.stages.push_back(cols_stage(lens[i], p.nx / lens[i], ns, p.batch, ns > 1, p.dir, k, *src, *dst));
+    ns *= lens[i];
+    src = dst;
+  }
+  return pl;
+}
+
+}  // namespace fft

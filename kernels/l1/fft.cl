@@ -1,0 +1,371 @@
+// Complex single-precision FFTs (float2 = re, im) as Stockham passes of radix 2..32 in local memory:
+// fft_rows (short transforms, one read + one write), fft_cols (one pass of a global Stockham FFT:
+// long 1-D transforms and 2-D columns) and fft_transpose (the 2-D four-kernel pipeline).
+//
+// Knobs (build options; the host passes the derived ones):
+//   N               points of the transform done in local memory (fft_rows: the length; fft_cols: P)
+//   RADIX           radix of every pass but the first: 4, 8, 16 or 32; THREADS = N / RADIX per transform
+//   FIRST_RADIX     radix of the first pass, N = FIRST_RADIX * RADIX^(PASSES - 1); 2..RADIX
+//   PASSES          number of radix passes
+//   SIGN            -1: forward (e^-2pi i nk/N), +1: inverse (unscaled unless SCALE says so)
+//   SCALE           applied on the final store (1.0f, or 1/N as a hex float for the inverse)
+//   TWIDDLE         0: cospi/sinpi of the exact angle, 1: native_cos/native_sin, 2: table (host, double)
+//   ROWS_PER_GROUP  fft_rows: transforms per work group (work group = THREADS * ROWS_PER_GROUP)
+//   COLS_PER_GROUP  fft_cols: adjacent columns per work group (work group = THREADS * COLS_PER_GROUP)
+//   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
+//   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
+//                   through local memory so that neighbouring work items write neighbouring points
+//   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores)
+//   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
+#ifndef N
+#define N 1024
+#endif
+#ifndef RADIX
+#define RADIX 16
+#endif
+#ifndef FIRST_RADIX
+#define FIRST_RADIX 4
+#endif
+#ifndef PASSES
+#define PASSES 3
+#endif
+#ifndef SIGN
+#define SIGN -1
+#endif
+#ifndef SCALE
+#define SCALE 1.0f
+#endif
+#ifndef TWIDDLE
+#define TWIDDLE 2
+#endif
+#ifndef ROWS_PER_GROUP
+#define ROWS_PER_GROUP 4
+#endif
+#ifndef COLS_PER_GROUP
+#define COLS_PER_GROUP 4
+#endif
+#ifndef GLOBAL_TWIDDLE
+#define GLOBAL_TWIDDLE 0
+#endif
+#ifndef STORE_CONTIGUOUS
+#define STORE_CONTIGUOUS 0
+#endif
+#ifndef LDS_PAD
+#define LDS_PAD 1
+#endif
+#ifndef TILE
+#define TILE 32
+#endif
+#ifndef TILE_ROWS
+#define TILE_ROWS 8
+#endif
+
+#if PASSES < 2
+#error "fft.cl needs at least two radix passes (N >= FIRST_RADIX * RADIX)"
+#endif
+
+#define THREADS (N / RADIX)               // work items per transform
+#define SUB (RADIX / FIRST_RADIX)         // first-pass butterflies per work item
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define DFT_FIRST CAT(dft, FIRST_RADIX)
+#define DFT_MAIN CAT(dft, RADIX)
+
+#if LDS_PAD
+#define LIDX(i) ((i) + ((i) >> 4))
+#else
+#define LIDX(i) (i)
+#endif
+
+// ---- complex arithmetic and small DFTs in registers ------------------------------------------
+float2 cmul(float2 a, float2 b) {
+  return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+// a * (SIGN * i): by -i forward, by +i inverse.
+float2 mul_si(float2 a) {
+#if SIGN < 0
+  return (float2)(a.y, -a.x);
+#else
+  return (float2)(-a.y, a.x);
+#endif
+}
+// a * exp(SIGN * 2 pi i * e / 16) for the constant e of the radix-8 and radix-16 butterflies.
+#define C16_1 0.92387953251128674f
+#define C16_2 0.70710678118654752f
+#define C16_3 0.38268343236508978f
+float2 w16(float2 a, float c, float s) { return cmul(a, (float2)(c, SIGN * s)); }
+
+void dft2(float2* v) {
+  float2 a = v[0], b = v[1];
+  v[0] = a + b;
+  v[1] = a - b;
+}
+
+void dft4(float2* v) {
+  float2 t0 = v[0] + v[2], t1 = v[0] - v[2];
+  float2 t2 = v[1] + v[3], t3 = mul_si(v[1] - v[3]);
+  v[0] = t0 + t2;
+  v[2] = t0 - t2;
+  v[1] = t1 + t3;
+  v[3] = t1 - t3;
+}
+
+// 8 = 4 x 2: DFT4 over the even and the odd points, twiddles W8^k on the odd ones, then DFT2.
+void dft8(float2* v) {
+  float2 e[4] = {v[0], v[2], v[4], v[6]};
+  float2 o[4] = {v[1], v[3], v[5], v[7]};
+  dft4(e);
+  dft4(o);
+  o[1] = w16(o[1], C16_2, C16_2);
+  o[2] = mul_si(o[2]);
+  o[3] = w16(o[3], -C16_2, C16_2);
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    v[k] = e[k] + o[k];
+    v[k + 4] = e[k] - o[k];
+  }
+}
+
+// 16 = 4 x 4: DFT4 over n1 for each n2 (points n2 + 4 n1), twiddles W16^(n2 k1), DFT4 over n2;
+// the output lands in natural order k1 + 4 k2.
+void dft16(float2* v) {
+  float2 a[4][4];
+#pragma unroll
+  for (int n2 = 0; n2 < 4; ++n2) {
+#pragma unroll
+    for (int n1 = 0; n1 < 4; ++n1) a[n2][n1] = v[n2 + 4 * n1];
+    dft4(a[n2]);
+  }
+  a[1][1] = w16(a[1][1], C16_1, C16_3);
+  a[1][2] = w16(a[1][2], C16_2, C16_2);
+  a[1][3] = w16(a[1][3], C16_3, C16_1);
+  a[2][1] = w16(a[2][1], C16_2, C16_2);
+  a[2][2] = mul_si(a[2][2]);
+  a[2][3] = w16(a[2][3], -C16_2, C16_2);
+  a[3][1] = w16(a[3][1], C16_3, C16_1);
+  a[3][2] = w16(a[3][2], -C16_2, C16_2);
+  a[3][3] = w16(a[3][3], -C16_1, -C16_3);
+#pragma unroll
+  for (int k1 = 0; k1 < 4; ++k1) {
+    float2 b[4] = {a[0][k1], a[1][k1], a[2][k1], a[3][k1]};
+    dft4(b);
+#pragma unroll
+    for (int k2 = 0; k2 < 4; ++k2) v[k1 + 4 * k2] = b[k2];
+  }
+}
+
+// 32 = 16 x 2: DFT16 over the even and the odd points, twiddles W32^k on the odd ones, then DFT2.
+// cos(2 pi k / 32), k = 0..8; sin(2 pi k / 32) = cos(2 pi (8 - k) / 32).
+__constant float kCos32[9] = {1.0f, 0.98078528040323043f, 0.92387953251128674f, 0.83146961230254524f,
+                              0.70710678118654752f, 0.55557023301960218f, 0.38268343236508978f,
+                              0.19509032201612826f, 0.0f};
+void dft32(float2* v) {
+  float2 e[16], o[16];
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    e[k] = v[2 * k];
+    o[k] = v[2 * k + 1];
+  }
+  dft16(e);
+  dft16(o);
+#pragma unroll
+  for (int k = 1; k < 16; ++k) {
+    // W32^k = (cos, SIGN sin) of 2 pi k / 32; for k > 8 the cosine is -cos(2 pi (16 - k) / 32).
+    const float c = k <= 8 ? kCos32[k] : -kCos32[16 - k];
+    const float sn = k <= 8 ? kCos32[8 - k] : kCos32[k - 8];
+    o[k] = w16(o[k], c, sn);
+  }
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    v[k] = e[k] + o[k];
+    v[k + 16] = e[k] - o[k];
+  }
+}
+
+// ---- twiddles -------------------------------------------------------------------------------
+// exp(SIGN * 2 pi i * m / period) for m < period, period a power of two dividing N. The table
+// holds exp(+2 pi i * m / N), m < N, computed on the host in double.
+float2 twiddle(uint m, uint period, __global const float2* table) {
+#if TWIDDLE == 2
+  const float2 w = table[m * (N / period)];
+  return (float2)(w.x, SIGN * w.y);
+#else
+  const int signed_m = 2 * m > period ? (int)m - (int)period : (int)m;  // angle in [-pi, pi]
+  const float f = (float)signed_m / (float)period;  // exact: period is a power of two
+#if TWIDDLE == 1
+  const float a = 6.28318530717958648f * f;
+  return (float2)(native_cos(a), SIGN * native_sin(a));
+#else
+  return (float2)(cospi(2.0f * f), SIGN * sinpi(2.0f * f));
+#endif
+#endif
+}
+
+// The inter-pass twiddle of a global Stockham pass, exp(SIGN * 2 pi i * e / 2^log2_period) with
+// e < 2^log2_period (up to the whole transform length). In table mode two look-ups: the table
+// holds exp(+2 pi i * lo / period) for lo < 2^split, then exp(+2 pi i * (hi << split) / period).
+float2 global_twiddle(uint e, uint log2_period, uint split, __global const float2* table) {
+#if TWIDDLE == 2
+  const uint fine = 1u << split;
+  const float2 w = cmul(table[e & (fine - 1)], table[fine + (e >> split)]);
+  return (float2)(w.x, SIGN * w.y);
+#else
+  const int signed_e = (e >> (log2_period - 1)) ? (int)e - (int)(1u << log2_period) : (int)e;
+  const float f = ldexp((float)signed_e, -(int)log2_period);  // exact
+#if TWIDDLE == 1
+  const float a = 6.28318530717958648f * f;
+  return (float2)(native_cos(a), SIGN * native_sin(a));
+#else
+  return (float2)(cospi(2.0f * f), SIGN * sinpi(2.0f * f));
+#endif
+#endif
+}
+
+// ---- fft_rows: ROWS_PER_GROUP contiguous transforms of N points per work group ----------------
+// The first pass reads global memory directly (neighbouring work items read neighbouring points),
+// the inner passes exchange through local memory, the last pass writes global memory directly.
+#define ROW_SPAN (LIDX(N - 1) + 1)
+
+__kernel __attribute__((reqd_work_group_size(THREADS * ROWS_PER_GROUP, 1, 1)))
+void fft_rows(__global const float2* restrict in, __global float2* restrict out,
+              __global const float2* restrict table, const uint transforms) {
+  __local float2 lds[ROWS_PER_GROUP * ROW_SPAN];
+  const uint lid = get_local_id(0);
+  const uint t = lid % THREADS, row = lid / THREADS;
+  const uint transform = get_group_id(0) * ROWS_PER_GROUP + row;
+  const bool active = transform < transforms;
+  const size_t base = (size_t)min(transform, transforms - 1) * N;
+  __local float2* L = lds + row * ROW_SPAN;
+  float2 v[RADIX];
+
+  // Pass 0 (stride 1 so no twiddles): butterfly j = t + i THREADS reads points j + p N/FIRST_RADIX.
+#pragma unroll
+  for (int i = 0; i < SUB; ++i)
+#pragma unroll
+    for (int p = 0; p < FIRST_RADIX; ++p) v[i * FIRST_RADIX + p] = in[base + t + THREADS * (i + p * SUB)];
+#pragma unroll
+  for (int i = 0; i < SUB; ++i) DFT_FIRST(v + i * FIRST_RADIX);
+#pragma unroll
+  for (int i = 0; i < SUB; ++i)
+#pragma unroll
+    for (int q = 0; q < FIRST_RADIX; ++q) L[LIDX((t + i * THREADS) * FIRST_RADIX + q)] = v[i * FIRST_RADIX + q];
+
+  uint ns = FIRST_RADIX;  // length of the sub-transforms done so far
+#pragma unroll
+  for (int pass = 1; pass < PASSES; ++pass) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int p = 0; p < RADIX; ++p) v[p] = L[LIDX(t + THREADS * p)];
+    const uint k = t & (ns - 1);
+#pragma unroll
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    DFT_MAIN(v);
+    if (pass == PASSES - 1) {
+      if (active)
+#pragma unroll
+        for (int q = 0; q < RADIX; ++q) out[base + t + THREADS * q] = v[q] * SCALE;
+    } else {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const uint d = (t - k) * RADIX + k;
+#pragma unroll
+      for (int q = 0; q < RADIX; ++q) L[LIDX(d + q * ns)] = v[q];
+    }
+    ns *= RADIX;
+  }
+}
+
+// ---- fft_cols: one pass of a global Stockham FFT of stride * N points per batch member -------
+// Columns j (COLS_PER_GROUP adjacent ones per work group) read x[j + n stride], n < N, are
+// twiddled by W_(ns N)^((j mod ns) n) (GLOBAL_TWIDDLE), transformed in local memory and written
+// to y[(j - j mod ns) N + j mod ns + q ns]. With ns = stride this is a plain column FFT (2-D).
+// Neighbouring work items take neighbouring columns, so global accesses come in runs of
+// COLS_PER_GROUP points. Local layout: point m of column c at m * COLS_PER_GROUP + c.
+// STORE_CONTIGUOUS regroups column-major ([c][q], one more float2 per column against bank conflicts).
+#define COL_SPAN (LIDX(N * COLS_PER_GROUP - 1) + 1 + COLS_PER_GROUP)
+#define CIDX(m, c) LIDX((m) * COLS_PER_GROUP + (c))
+#define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
+
+__kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
+void fft_cols(__global const float2* restrict in, __global float2* restrict out,
+              __global const float2* restrict table, __global const float2* restrict global_table,
+              const uint stride, const uint ns_global, const uint log2_period, const uint split) {
+  __local float2 L[COL_SPAN];
+  const uint lid = get_local_id(0);
+  const uint c = lid % COLS_PER_GROUP, t = lid / COLS_PER_GROUP;
+  const uint j = get_group_id(0) * COLS_PER_GROUP + c;
+  const size_t base = (size_t)get_group_id(1) * stride * N;
+  const uint kg = j & (ns_global - 1);
+  float2 v[RADIX];
+
+#pragma unroll
+  for (int i = 0; i < SUB; ++i)
+#pragma unroll
+    for (int p = 0; p < FIRST_RADIX; ++p) {
+      const uint n = t + THREADS * (i + p * SUB);
+      v[i * FIRST_RADIX + p] = in[base + j + (size_t)n * stride];
+#if GLOBAL_TWIDDLE
+      v[i * FIRST_RADIX + p] = cmul(v[i * FIRST_RADIX + p], global_twiddle(kg * n, log2_period, split, global_table));
+#endif
+    }
+#pragma unroll
+  for (int i = 0; i < SUB; ++i) DFT_FIRST(v + i * FIRST_RADIX);
+#pragma unroll
+  for (int i = 0; i < SUB; ++i)
+#pragma unroll
+    for (int q = 0; q < FIRST_RADIX; ++q) L[CIDX((t + i * THREADS) * FIRST_RADIX + q, c)] = v[i * FIRST_RADIX + q];
+
+  uint ns = FIRST_RADIX;
+#pragma unroll
+  for (int pass = 1; pass < PASSES; ++pass) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int p = 0; p < RADIX; ++p) v[p] = L[CIDX(t + THREADS * p, c)];
+    const uint k = t & (ns - 1);
+#pragma unroll
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    DFT_MAIN(v);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (pass == PASSES - 1) {
+#if STORE_CONTIGUOUS
+      // ns_global == 1: column j's output is y[j N + q], so the group's output is one block.
+#pragma unroll
+      for (int q = 0; q < RADIX; ++q) L[SIDX(c, t + THREADS * q)] = v[q];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const size_t block = base + (size_t)get_group_id(0) * COLS_PER_GROUP * N;
+#pragma unroll
+      for (int m = 0; m < RADIX; ++m) {
+        const uint e = lid + m * THREADS * COLS_PER_GROUP;  // = column * N + point
+        out[block + e] = L[SIDX(e / N, e % N)] * SCALE;
+      }
+#else
+      const size_t dst = base + (size_t)(j - kg) * N + kg;
+#pragma unroll
+      for (int q = 0; q < RADIX; ++q) out[dst + (size_t)(t + THREADS * q) * ns_global] = v[q] * SCALE;
+#endif
+    } else {
+      const uint d = (t - k) * RADIX + k;
+#pragma unroll
+      for (int q = 0; q < RADIX; ++q) L[CIDX(d + q * ns, c)] = v[q];
+    }
+    ns *= RADIX;
+  }
+}
+
+// ---- fft_transpose: out (width x height) = in (height x width) transposed, through a tile ---
+__kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
+void fft_transpose(__global const float2* restrict in, __global float2* restrict out,
+                   const uint width, const uint height) {
+  __local float2 tile[TILE][TILE + 1];
+  const uint lx = get_local_id(0), ly = get_local_id(1);
+  const size_t batch = (size_t)get_group_id(2) * width * height;
+  uint x = get_group_id(0) * TILE + lx, y = get_group_id(1) * TILE + ly;
+#pragma unroll
+  for (int r = 0; r < TILE; r += TILE_ROWS)
+    if (x < width && y + r < height) tile[ly + r][lx] = in[batch + (size_t)(y + r) * width + x];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  x = get_group_id(1) * TILE + lx;
+  y = get_group_id(0) * TILE + ly;
+#pragma unroll
+  for (int r = 0; r < TILE; r += TILE_ROWS)
+    if (x < height && y + r < width) out[batch + (size_t)(y + r) * height + x] = tile[lx][ly + r];
+}
