@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <regex>
 
 #include "verify.hpp"
 
@@ -41,6 +42,15 @@ benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body
                                       })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
+}
+
+bool selected_by_filter(const std::string& name) {
+  std::string filter = benchmark::GetBenchmarkFilter();
+  bool negate = !filter.empty() && filter[0] == '-';
+  if (negate) filter.erase(0, 1);
+  if (filter.empty() || filter == "all" || filter == ".") return !negate;
+  const bool found = std::regex_search(name + "/manual_time", std::regex(filter, std::regex::extended));
+  return found != negate;
 }
 
 void skip_variant(const std::string& name, const std::string& reason) {

@@ -18,6 +18,11 @@ using Body = std::function<void(benchmark::State&)>;
 // (and a non-zero exit) instead of ending the process.
 benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body);
 
+// Whether --benchmark_filter selects `name` (as Google Benchmark matches it, with /manual_time,
+// and a leading '-' negating). Registration uses it to build a kernel, and check its
+// CL_KERNEL_WORK_GROUP_SIZE, only for the variants that will run.
+bool selected_by_filter(const std::string& name);
+
 // A variant this device cannot run: not registered, listed on stderr and in the JSON context.
 void skip_variant(const std::string& name, const std::string& reason);
 const std::vector<std::pair<std::string, std::string>>& skipped_variants();
