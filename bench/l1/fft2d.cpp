@@ -18,11 +18,14 @@ const char* shape_name(Shape s) {
   return names[static_cast<int>(s)];
 }
 
-// rows_cols_wide: columns per work group (runs of kWideColumns float2 = 64 bytes = two 32-byte
-// sectors per row touched), unless local memory holds more at once; the column pass's radix: the
-// smaller of 16 and 32 that keeps the work group within kWideGroup work items (registers: a
-// column's points stay in registers while other pieces exchange).
-constexpr size_t kWideColumns = 8, kWideGroup = 512;
+// rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
+// touched, as rows_cols has at 1024 x 1024, where it matched VkFFT on the H200: 6.93 against 7.06
+// TFLOP/s), unless local memory holds more at once; the column pass's radix: the smaller of 16 and
+// 32 that keeps the work group within kWideGroup work items (a column's points stay in registers
+// while other pieces exchange; radix 16 needs about half the registers, so two groups per SM).
+// 2048 x 2048: 4 columns in 2 pieces, radix 16, 512 work items. The sweep below tries 8 and 16
+// columns (64- and 128-byte runs, radix 32) too.
+constexpr size_t kWideColumns = 4, kWideGroup = 512;
 fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
   fft::Knobs k;
   k.cols_per_group = cols ? cols : std::min(n, std::max(kWideColumns, fft::local_points() / n));
@@ -46,7 +49,7 @@ struct Params {
 // (the former columns) and transposes back; rows_cols transforms the columns where they are,
 // as many adjacent columns per work group as local memory holds (2048 x 2048: 2, runs of 16 bytes,
 // half of each 32-byte sector); rows_cols_wide takes cols_knobs.cols_per_group adjacent columns
-// (2048: 8, runs of 64 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
+// (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
 fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, const cl::Buffer& in,
                             const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
   fft::Knobs k;
