@@ -49,7 +49,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   auto output = gb::download<float>(fx.out, 2 * p.problem.points());
   fx.back.run_once();
   auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
-  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(p.knobs.twiddle));
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::twiddle_for(p.problem.nx, p.knobs.twiddle)));
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------
@@ -109,7 +109,7 @@ void register_fft() {
   for (size_t n : sweep_lengths)
     for (int radix : {32, 16, 8, 4})
       for (size_t rows = 1; rows * fft::padded(n) * 8 <= fft::kLocalBytes; rows *= 2) {
-        if (size == 1 && radix != fft::radix_plan(n, 0).radix && rows > 1) break;
+        if (size == 1 && radix != fft::rows_radix_plan(n, 0).radix && rows > 1) break;
         fft::Knobs k;
         k.radix = radix;
         k.rows_per_group = rows;

@@ -1,6 +1,7 @@
 // L1/FFT2D: one n x n complex single-precision 2-D FFT, forward and inverse, as the seed's four
 // kernels (rows, transpose, rows, transpose) and as two (rows, then columns in place of
-// transposes): what splitting into kernels costs. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
+// transposes; rows_cols_wide: more columns per work group than local memory holds at once):
+// what splitting into kernels and access runs cost. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
 #include <memory>
 #include <optional>
 
@@ -11,23 +12,48 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Shape { pipeline4, rows_cols };
-const char* shape_name(Shape s) { return s == Shape::pipeline4 ? "pipeline4" : "rows_cols"; }
+enum class Shape { pipeline4, rows_cols, rows_cols_wide };
+const char* shape_name(Shape s) {
+  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide"};
+  return names[static_cast<int>(s)];
+}
+
+// rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
+// touched, as rows_cols has at 1024 x 1024, where it matched VkFFT on the H200: 6.93 against 7.06
+// TFLOP/s), unless local memory holds more at once; the column pass's radix: the smaller of 16 and
+// 32 that keeps the work group within kWideGroup work items (a column's points stay in registers
+// while other pieces exchange; radix 16 needs about half the registers, so two groups per SM).
+// 2048 x 2048: 4 columns in 2 pieces, radix 16, 512 work items. The sweep below tries 8 and 16
+// columns (64- and 128-byte runs, radix 32) too.
+constexpr size_t kWideColumns = 4, kWideGroup = 512;
+fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
+  fft::Knobs k;
+  k.cols_per_group = cols ? cols : std::min(n, std::max(kWideColumns, fft::local_points() / n));
+  if (radix == 0) radix = n / fft::radix_plan(n, 16).radix * k.cols_per_group <= kWideGroup ? 16 : 32;
+  k.radix = radix;
+  return k;
+}
 
 struct Params {
   fft::Problem problem;
   Shape shape;
   int size_class;
-  std::string key() const { return std::string("fft2d/") + shape_name(shape) + "/" + problem.key(); }
+  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide
+  std::string key() const {
+    return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key();
+  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
 // rows: transforms along x of every row; pipeline4 then transposes, transforms the rows again
 // (the former columns) and transposes back; rows_cols transforms the columns where they are,
-// several adjacent columns per work group so that global accesses come in runs.
-fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const cl::Buffer& in, const cl::Buffer& out,
-                            const cl::Buffer& a, const cl::Buffer& b) {
-  const fft::Knobs k;
+// as many adjacent columns per work group as local memory holds (2048 x 2048: 2, runs of 16 bytes,
+// half of each 32-byte sector); rows_cols_wide takes cols_knobs.cols_per_group adjacent columns
+// (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
+fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, const cl::Buffer& in,
+                            const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
+  fft::Knobs k;
+  k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);  // one kernel per length: the table
   fft::Pipeline pl;
   pl.stages.push_back(fft::rows_stage(p.nx, p.ny * p.batch, p.dir, k, in, a));
   if (shape == Shape::pipeline4) {
@@ -35,7 +61,9 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const cl::Buffer
     pl.stages.push_back(fft::rows_stage(p.ny, p.nx * p.batch, p.dir, k, b, a));
     pl.stages.push_back(fft::transpose_stage(p.ny, p.nx, p.batch, a, out));
   } else {
-    pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, k, a, out));
+    fft::Knobs kc = shape == Shape::rows_cols_wide ? cols_knobs : k;
+    kc.twiddle = k.twiddle;
+    pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, kc, a, out));
   }
   return pl;
 }
@@ -54,10 +82,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->input = fft::make_input(p.problem);
   fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
   for (cl::Buffer* buf : {&fx->out, &fx->a, &fx->b, &fx->round_trip}) *buf = gb::make_buffer(p.problem.bytes());
-  fx->pipeline = make_pipeline(p.problem, p.shape, fx->in, fx->out, fx->a, fx->b);
+  fx->pipeline = make_pipeline(p.problem, p.shape, p.cols_knobs, fx->in, fx->out, fx->a, fx->b);
   fft::Problem back = p.problem;
   back.dir = fft::opposite(p.problem.dir);
-  fx->back = make_pipeline(back, p.shape, fx->out, fx->round_trip, fx->a, fx->b);
+  fx->back = make_pipeline(back, p.shape, p.cols_knobs, fx->out, fx->round_trip, fx->a, fx->b);
   if (auto why = fx->pipeline.unsupported(); !why.empty()) throw std::runtime_error(why);
   return fx;
 }
@@ -67,7 +95,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   auto output = gb::download<float>(fx.out, 2 * p.problem.points());
   fx.back.run_once();
   auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
-  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::Knobs{}.twiddle));
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::twiddle_for(p.problem.nx, fft::Twiddle::automatic)));
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------
@@ -86,19 +114,42 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+// Kernels are built here only for the variants the filter selects, to check their work groups
+// against the kernel's limit (a 1024-item column group may need more registers than there are).
+void add(const std::string& name, const Params& p) {
+  std::string why = fft::too_large(p.problem, 5);
+  if (why.empty() && p.shape == Shape::rows_cols_wide) {
+    const size_t wg = p.problem.ny / fft::radix_plan(p.problem.ny, p.cols_knobs.radix).radix * p.cols_knobs.cols_per_group;
+    if (wg > gb::session().info().max_work_group_size) why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
+  }
+  if (why.empty() && gb::selected_by_filter(name)) {
+    const cl::Buffer probe = gb::make_buffer(16);
+    why = make_pipeline(p.problem, p.shape, p.cols_knobs, probe, probe, probe, probe).unsupported();
+  }
+  if (!why.empty()) return gb::skip_variant(name, why);
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+}
+
 void register_fft2d() {
   const int size = gb::session().size_class();
   for (size_t n : fft::sizes_2d(size))
-    for (Shape shape : {Shape::pipeline4, Shape::rows_cols})
+    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide})
       for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
-        Params p{fft::problem_2d(n, dir), shape, size};
-        const std::string name = fft::name(shape_name(shape), p.problem, size);
-        if (auto why = fft::too_large(p.problem, 5); !why.empty()) {
-          gb::skip_variant(name, why);
-          continue;
-        }
-        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+        Params p{fft::problem_2d(n, dir), shape, size, shape == Shape::rows_cols_wide ? wide_knobs(n) : fft::Knobs{}};
+        add(fft::name(shape_name(shape), p.problem, size), p);
       }
+
+  // The column blocking of rows_cols_wide at the largest size: columns per work group (from what
+  // local memory holds at once up to 1024-item groups) and the column pass's radix.
+  const size_t n = fft::sizes_2d(size).back();
+  for (int radix : {16, 32})
+    for (size_t cols = std::max<size_t>(1, fft::local_points() / n); cols <= n; cols *= 2) {
+      const fft::Knobs k = wide_knobs(n, cols, radix);
+      if (n / fft::radix_plan(n, radix).radix * cols > 1024) break;  // no GPU runs larger groups
+      Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_wide, size, k};
+      add(fft::name("rows_cols_wide_sweep", p.problem, size, {{"cols", std::to_string(cols)}, {"radix", std::to_string(radix)}}),
+          p);
+    }
 }
 GB_CASE(register_fft2d);
 

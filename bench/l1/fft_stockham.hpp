@@ -13,9 +13,10 @@
 
 namespace fft {
 
-enum class Twiddle { sincos = 0, native = 1, table = 2 };
+// automatic: chosen per transform length by twiddle_for() (never passed to a kernel).
+enum class Twiddle { sincos = 0, native = 1, table = 2, automatic = 3 };
 inline const char* twiddle_name(Twiddle t) {
-  static const char* names[] = {"sincos", "native", "table"};
+  static const char* names[] = {"sincos", "native", "table", "auto"};
   return names[static_cast<int>(t)];
 }
 inline Accuracy accuracy_of(Twiddle t) {
@@ -26,9 +27,11 @@ inline Accuracy accuracy_of(Twiddle t) {
 struct Knobs {
   int radix = 0;                         // radix of all passes but the first (4..32); 0: auto
   size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
-  Twiddle twiddle = Twiddle::table;      // table: one cached load; accurate and cheap
+  Twiddle twiddle = Twiddle::automatic;  // see twiddle_for()
+  size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   std::string key() const {
-    return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle);
+    return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle) +
+           std::to_string(cols_per_group) + "c";
   }
 };
 
@@ -56,7 +59,8 @@ inline size_t local_points() {
 
 // N = first * radix^(passes - 1), first in [2, radix]; radix lowered for tiny N. Radix 0 (auto):
 // 16 or 32, whichever needs fewer passes (each pass but the last is a local-memory exchange),
-// 16 on a tie (half the registers): 1024 = 32 x 32, 4096 = 16 x 16 x 16.
+// 16 on a tie (half the registers): 1024 = 32 x 32, 4096 = 16 x 16 x 16. This is the plan of the
+// global passes (fft_cols); fft_rows uses rows_radix_plan() below.
 struct RadixPlan {
   int radix, first, passes;
 };
@@ -74,12 +78,31 @@ inline RadixPlan radix_plan(size_t n, int radix) {
   return plan;
 }
 
+// fft_rows, radix 0 (auto): by work items per transform, N / radix. Measured on the H200 (run 3,
+// TFLOP/s, 5 N log2 N): N = 1024: radix 16 (64 work items) 12.8 at every work group 64..256,
+// radix 32 (32 items, fewer passes) 11.2; N = 4096: radix 32 (128 items) 13.8, radix 16 (256 items,
+// same pass count) 9.49. Rule: of 16 and 32, the radix that gives 64..128 work items per transform
+// (2 to 4 warps: few enough that a transform's barriers stay cheap, enough to hide latency with the
+// smaller radix's registers); 16 where both do (2048: 128 or 64 items; unmeasured, so as before),
+// the fewest passes (radix_plan's auto) where neither does (256 -> 16, 512 -> 32: as before).
+inline RadixPlan rows_radix_plan(size_t n, int radix) {
+  if (radix != 0) return radix_plan(n, radix);
+  auto in_range = [n](int r) {
+    const size_t items = n / radix_plan(n, r).radix;
+    return items >= 64 && items <= 128;
+  };
+  if (in_range(16)) return radix_plan(n, 16);
+  if (in_range(32)) return radix_plan(n, 32);
+  return auto_radix_plan(n);
+}
+
 // Exact power-of-two scale as an OpenCL float literal: 1/n for the inverse, 1 forward.
 inline std::string scale_literal(Dir dir, size_t n) {
   return dir == Dir::forward ? std::string("1.0f") : "0x1p-" + std::to_string(log2_of(n)) + "f";
 }
 
 inline std::string options(size_t n, const RadixPlan& plan, Dir dir, Twiddle tw) {
+  if (tw == Twiddle::automatic) throw std::logic_error("fft: twiddle mode not resolved (twiddle_for)");
   return "-DN=" + std::to_string(n) + " -DRADIX=" + std::to_string(plan.radix) +
          " -DFIRST_RADIX=" + std::to_string(plan.first) + " -DPASSES=" + std::to_string(plan.passes) +
          " -DSIGN=" + (dir == Dir::forward ? "-1" : "1") + " -DSCALE=" + scale_literal(dir, n) +
@@ -141,7 +164,7 @@ struct Pipeline {
 
 // Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local memory.
 inline size_t rows_per_group(size_t n, const Knobs& k) {
-  const RadixPlan plan = radix_plan(n, k.radix);
+  const RadixPlan plan = rows_radix_plan(n, k.radix);
   size_t rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, kRowsGroupTarget / (n / plan.radix));
   while (rows > 1 && rows * padded(n) * 8 > kLocalBytes) rows /= 2;
   return rows;
@@ -150,7 +173,7 @@ inline size_t rows_per_group(size_t n, const Knobs& k) {
 // fft_rows: `transforms` contiguous length-n transforms, in -> out.
 inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
                         const cl::Buffer& out) {
-  const RadixPlan plan = radix_plan(n, k.radix);
+  const RadixPlan plan = rows_radix_plan(n, k.radix);
   const size_t rows = rows_per_group(n, k), threads = n / plan.radix;
   Stage s;
   s.kernel = gb::session().kernel("l1/fft.cl", "fft_rows",
@@ -172,15 +195,22 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
                         const Knobs& k, const cl::Buffer& in, const cl::Buffer& out) {
   const RadixPlan plan = radix_plan(p, k.radix);
   // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
-  const size_t cols = std::min({stride, local_points() / p, ns > 1 ? ns : stride}), threads = p / plan.radix;
-  if (cols == 0 || stride % cols != 0 || (ns > 1 && ns < cols))
-    throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride));
+  // By default as many columns as local memory holds; k.cols_per_group asks for more (or fewer),
+  // local memory then holding them in `pieces` turns (not with the contiguous store).
   const bool contiguous = ns == 1;
+  const size_t fit = local_points() / p;
+  const size_t cols = k.cols_per_group ? k.cols_per_group : std::min({stride, fit, ns > 1 ? ns : stride});
+  const size_t pieces = fit == 0 ? 0 : std::max<size_t>(1, cols / fit), threads = p / plan.radix;
+  if (cols == 0 || pieces == 0 || stride % cols != 0 || (ns > 1 && ns < cols) || cols % pieces != 0 ||
+      (contiguous && pieces > 1))
+    throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride) +
+                           " cols=" + std::to_string(cols));
   Stage s;
   s.kernel = gb::session().kernel(
       "l1/fft.cl", "fft_cols",
       options(p, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(cols) +
-          " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") + " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0"));
+          " -DPIECES=" + std::to_string(pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
+          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0"));
   const size_t period = ns * p;
   s.tables.push_back(local_table(p));
   s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
@@ -232,10 +262,22 @@ inline std::vector<size_t> global_passes(size_t n) {
   return lens;
 }
 
+// Twiddle::automatic for a transform of n points: native_cos/native_sin where the transform takes
+// several global passes, the table where it runs in one kernel. Measured on the H200 (run 3,
+// TFLOP/s): 2^20 (two passes of 1024) native 9.3, table 7.99 (two dependent loads and a complex
+// product per point for the inter-pass twiddle), sincos 5.95; N = 1024 (one kernel, radix 32)
+// native 12.1, table 11.2, but radix 16 with the table already reaches 12.8 and keeps the exact
+// margin. Native twiddles are checked against the approximate-twiddle margin (6e-7 per log2 N,
+// measured error at 2^20: 3.7e-7 against 1.2e-5; a wrong twiddle or index still gives ~1).
+inline Twiddle twiddle_for(size_t n, Twiddle t) {
+  if (t != Twiddle::automatic) return t;
+  return global_passes(n).size() > 1 ? Twiddle::native : Twiddle::table;
+}
+
 // The largest work group pipeline_1d launches for this problem (without building kernels).
 inline size_t largest_work_group(const Problem& p, const Knobs& k) {
   const auto lens = global_passes(p.nx);
-  if (lens.size() == 1) return p.nx / radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
+  if (lens.size() == 1) return p.nx / rows_radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
   size_t wg = 0;
   for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
   return wg;
@@ -243,8 +285,9 @@ inline size_t largest_work_group(const Problem& p, const Knobs& k) {
 
 // A batched 1-D transform in -> out: fft_rows when it fits in local memory, else global passes
 // in -> (out | tmp) -> ... -> out, the last one writing out and none writing in.
-inline Pipeline pipeline_1d(const Problem& p, const Knobs& k, const cl::Buffer& in, const cl::Buffer& out,
+inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, const cl::Buffer& out,
                             const cl::Buffer& tmp) {
+  k.twiddle = twiddle_for(p.nx, k.twiddle);
   Pipeline pl;
   const auto lens = global_passes(p.nx);
   if (lens.size() == 1) {

@@ -12,6 +12,9 @@
 //   TWIDDLE         0: cospi/sinpi of the exact angle, 1: native_cos/native_sin, 2: table (host, double)
 //   ROWS_PER_GROUP  fft_rows: transforms per work group (work group = THREADS * ROWS_PER_GROUP)
 //   COLS_PER_GROUP  fft_cols: adjacent columns per work group (work group = THREADS * COLS_PER_GROUP)
+//   PIECES          fft_cols: local memory holds COLS_PER_GROUP / PIECES columns; each exchange
+//                   between passes goes through it one piece of columns at a time (more columns
+//                   per group, so longer global runs, than local memory holds at once)
 //   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
 //   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
 //                   through local memory so that neighbouring work items write neighbouring points
@@ -43,6 +46,9 @@
 #endif
 #ifndef COLS_PER_GROUP
 #define COLS_PER_GROUP 4
+#endif
+#ifndef PIECES
+#define PIECES 1
 #endif
 #ifndef GLOBAL_TWIDDLE
 #define GLOBAL_TWIDDLE 0
@@ -279,10 +285,20 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // twiddled by W_(ns N)^((j mod ns) n) (GLOBAL_TWIDDLE), transformed in local memory and written
 // to y[(j - j mod ns) N + j mod ns + q ns]. With ns = stride this is a plain column FFT (2-D).
 // Neighbouring work items take neighbouring columns, so global accesses come in runs of
-// COLS_PER_GROUP points. Local layout: point m of column c at m * COLS_PER_GROUP + c.
-// STORE_CONTIGUOUS regroups column-major ([c][q], one more float2 per column against bank conflicts).
-#define COL_SPAN (LIDX(N * COLS_PER_GROUP - 1) + 1 + COLS_PER_GROUP)
-#define CIDX(m, c) LIDX((m) * COLS_PER_GROUP + (c))
+// COLS_PER_GROUP points. Each exchange between radix passes goes through local memory in PIECES
+// turns, COLS_IN_LDS columns (c / COLS_IN_LDS == piece) at a time; the other work items wait at
+// the barriers, the data of every column staying in its work items' registers meanwhile.
+// Local layout: point m of column c at m * COLS_IN_LDS + c mod COLS_IN_LDS. STORE_CONTIGUOUS
+// regroups column-major ([c][q], one more float2 per column against bank conflicts).
+#define COLS_IN_LDS (COLS_PER_GROUP / PIECES)
+#if COLS_IN_LDS * PIECES != COLS_PER_GROUP
+#error "PIECES must divide COLS_PER_GROUP"
+#endif
+#if STORE_CONTIGUOUS && PIECES != 1
+#error "STORE_CONTIGUOUS needs every column in local memory (PIECES 1)"
+#endif
+#define COL_SPAN (LIDX(N * COLS_IN_LDS - 1) + 1 + COLS_IN_LDS)
+#define CIDX(m, c) LIDX((m) * COLS_IN_LDS + (c))
 #define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
 
 __kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
@@ -292,6 +308,7 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
   __local float2 L[COL_SPAN];
   const uint lid = get_local_id(0);
   const uint c = lid % COLS_PER_GROUP, t = lid / COLS_PER_GROUP;
+  const uint piece = c / COLS_IN_LDS, cl = c % COLS_IN_LDS;
   const uint j = get_group_id(0) * COLS_PER_GROUP + c;
   const size_t base = (size_t)get_group_id(1) * stride * N;
   const uint kg = j & (ns_global - 1);
@@ -309,25 +326,42 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
     }
 #pragma unroll
   for (int i = 0; i < SUB; ++i) DFT_FIRST(v + i * FIRST_RADIX);
-#pragma unroll
-  for (int i = 0; i < SUB; ++i)
-#pragma unroll
-    for (int q = 0; q < FIRST_RADIX; ++q) L[CIDX((t + i * THREADS) * FIRST_RADIX + q, c)] = v[i * FIRST_RADIX + q];
 
-  uint ns = FIRST_RADIX;
+  uint ns = FIRST_RADIX;  // length of the sub-transforms done so far
 #pragma unroll
   for (int pass = 1; pass < PASSES; ++pass) {
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // Exchange: the previous pass's outputs (sub-transforms of ns / RADIX points, or the first
+    // pass's) to this pass's inputs, one piece of columns at a time.
 #pragma unroll
-    for (int p = 0; p < RADIX; ++p) v[p] = L[CIDX(t + THREADS * p, c)];
+    for (int turn = 0; turn < PIECES; ++turn) {
+      if (pass > 1 || turn > 0) barrier(CLK_LOCAL_MEM_FENCE);  // readers of the last turn done
+      if (piece == turn) {
+        if (pass == 1) {
+#pragma unroll
+          for (int i = 0; i < SUB; ++i)
+#pragma unroll
+            for (int q = 0; q < FIRST_RADIX; ++q)
+              L[CIDX((t + i * THREADS) * FIRST_RADIX + q, cl)] = v[i * FIRST_RADIX + q];
+        } else {
+          const uint ns_prev = ns / RADIX, kp = t & (ns_prev - 1);
+          const uint d = (t - kp) * RADIX + kp;
+#pragma unroll
+          for (int q = 0; q < RADIX; ++q) L[CIDX(d + q * ns_prev, cl)] = v[q];
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (piece == turn)
+#pragma unroll
+        for (int p = 0; p < RADIX; ++p) v[p] = L[CIDX(t + THREADS * p, cl)];
+    }
     const uint k = t & (ns - 1);
 #pragma unroll
     for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
     DFT_MAIN(v);
-    barrier(CLK_LOCAL_MEM_FENCE);
     if (pass == PASSES - 1) {
 #if STORE_CONTIGUOUS
       // ns_global == 1: column j's output is y[j N + q], so the group's output is one block.
+      barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
       for (int q = 0; q < RADIX; ++q) L[SIDX(c, t + THREADS * q)] = v[q];
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -342,10 +376,6 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
 #pragma unroll
       for (int q = 0; q < RADIX; ++q) out[dst + (size_t)(t + THREADS * q) * ns_global] = v[q] * SCALE;
 #endif
-    } else {
-      const uint d = (t - k) * RADIX + k;
-#pragma unroll
-      for (int q = 0; q < RADIX; ++q) L[CIDX(d + q * ns, c)] = v[q];
     }
     ns *= RADIX;
   }
