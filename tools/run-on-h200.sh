@@ -1,6 +1,8 @@
 #!/bin/sh
 # The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
-# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l1, l2)
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, bandwidth, fft_gemm, l1, l2)
+# The L1 library variants (clblast, clfft, vkfft) are the peers of FFT and GEMM; photographs and
+# the cascade come from $GPU_BENCH_IMAGE_DIR when the Debian packages are not installed.
 # Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
 set -u
 part=$1; out=$2
@@ -20,10 +22,19 @@ case $part in
       --benchmark_report_aggregates_only=true
     sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
+  bandwidth)
+    run bandwidth 90 --benchmark_filter='^L0/GlobalBandwidth/(read|copy|triad)/type:(float4|float16)/access:(coalesced|blocked)/' \
+      --benchmark_min_time=0.05 --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+    sh "$(dirname "$0")/peers-h200.sh" "$out" --global-bandwidth
+    ;;
+  fft_gemm)
+    run fft 200 --benchmark_filter='^L1/FFT' --benchmark_min_time=0.05
+    run gemm 330 --benchmark_filter='^L1/GEMM/' --benchmark_min_time=0.05 ;;
   l1)
-    run l1 540 --benchmark_filter='^L1/' --benchmark_min_time=0.05 ;;
+    run l1 330 --benchmark_filter='^L1/(Histogram|BoxFilter|IntegralImage|Reduction|Scan|Transpose)/' \
+      --benchmark_min_time=0.03 ;;
   l2)
-    run l2 540 --benchmark_filter='^L2/' --benchmark_min_time=0.05 ;;
+    run l2 150 --benchmark_filter='^L2/' --benchmark_min_time=0.05 ;;
 esac
 cat "$out/gpu.txt"
 for f in "$out"/*.json; do python3 "$(dirname "$0")/summarize" "$f" | cut -c1-160; done
