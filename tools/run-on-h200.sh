@@ -1,13 +1,13 @@
 #!/bin/sh
 # The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
-# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, bandwidth, fft_gemm, l1, l2)
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, bandwidth, fft_gemm, fft, gemm_goal, l1, l2)
 # The L1 library variants (clblast, clfft, vkfft) are the peers of FFT and GEMM; photographs and
 # the cascade come from $GPU_BENCH_IMAGE_DIR when the Debian packages are not installed.
 # Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
 set -u
 part=$1; out=$2
 bench=${GPU_BENCH:-./gpu_bench}
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >> "$out/gpu.txt" 2>&1
 run() {  # run NAME SECONDS gpu_bench-args...
   name=$1; limit=$2; shift 2
   timeout "$limit" "$bench" --device=gpu --benchmark_out="$out/$name.json" --benchmark_out_format=json \
@@ -30,6 +30,13 @@ case $part in
   fft_gemm)
     run fft 200 --benchmark_filter='^L1/FFT' --benchmark_min_time=0.05
     run gemm 330 --benchmark_filter='^L1/GEMM/' --benchmark_min_time=0.05 ;;
+  fft)
+    run fft 200 --benchmark_filter='^L1/FFT' --benchmark_min_time=0.05 ;;
+  gemm_goal)
+    run gemm_goal 120 --benchmark_filter='^L1/GEMM/(regblock|clblast)/type:float/m:(4096|8192)/n:(4096|8192)/k:(4096|8192)/(wg:16x(8|16)/)?size' \
+      --benchmark_min_time=0.1 --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+    PEER_GEMM=1 sh "$(dirname "$0")/peers-h200.sh" "$out" --kernel-latency
+    ;;
   l1)
     run l1 330 --benchmark_filter='^L1/(Histogram|BoxFilter|IntegralImage|Reduction|Scan|Transpose)/' \
       --benchmark_min_time=0.03 ;;
