@@ -41,9 +41,10 @@ void window_filter(const In* in, size_t width, size_t height, int channels, int 
       const Acc* hrow = horizontal.data() + cy(d) * row_len + begin;
       for (size_t j = 0; j < n; ++j) sums[j] += hrow[j];
     }
+    Out finished[kBlock];  // local, so the stores cannot alias the sums (Out may be a byte type)
     for (long y = 0; y < h; ++y) {
-      Out* orow = out + y * row_len + begin;
-      for (size_t j = 0; j < n; ++j) orow[j] = finish(sums[j]);
+      for (size_t j = 0; j < n; ++j) finished[j] = finish(sums[j]);
+      std::copy(finished, finished + n, out + y * row_len + begin);
       if (y + 1 == h) break;
       const Acc* add = horizontal.data() + cy(y + r + 1) * row_len + begin;
       const Acc* sub = horizontal.data() + cy(y - r) * row_len + begin;
@@ -70,9 +71,17 @@ std::vector<double> box_filter(const std::vector<float>& in, size_t width, size_
 std::vector<uint8_t> box_filter_rgba8(const std::vector<uint8_t>& in, size_t width, size_t height, int radius) {
   std::vector<uint8_t> out(width * height * 4);
   const int32_t area = (2 * radius + 1) * (2 * radius + 1);
-  // 32-bit sums are exact (at most 255 * area) and halve the intermediate's memory traffic.
-  window_filter<int32_t>(in.data(), width, height, 4, radius, out.data(),
-                         [area](int32_t s) { return static_cast<uint8_t>((s + area / 2) / area); });
+  const double inverse = 1.0 / area;
+  // 32-bit sums are exact (at most 255 * area) and halve the intermediate's memory traffic. The
+  // rounded quotient (s + area / 2) / area via a reciprocal, corrected by one either way: exact,
+  // and unlike an integer division it vectorises.
+  window_filter<int32_t>(in.data(), width, height, 4, radius, out.data(), [area, inverse](int32_t s) {
+    const int32_t n = s + area / 2;
+    int32_t q = static_cast<int32_t>(n * inverse);
+    q += (q + 1) * area <= n;
+    q -= q * area > n;
+    return static_cast<uint8_t>(q);
+  });
   return out;
 }
 
