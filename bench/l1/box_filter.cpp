@@ -61,34 +61,58 @@ Size2 image_size(int size_class) {
   return s;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
+// ---- set-up: the problem (once per type and radius, shared by every variant and shape) ----------
+// The photograph, its device copy and the host reference: the same for naive, separable, fused
+// and sliding, so they are made once and every variant's output is checked against them.
+struct Problem {
   Size2 size{};
   bool from_file = false;
   std::vector<float> input_float;
   std::vector<uint8_t> input_rgba;
-  cl::Buffer in, tmp, out;
+  cl::Buffer in;
+  std::vector<double> reference_float;
+  std::vector<uint8_t> reference_rgba;
+};
+
+std::string problem_key(const Params& p) {
+  return "box_filter/" + p.type() + "/" + std::to_string(p.radius) + "/" + std::to_string(p.size_class);
+}
+
+std::unique_ptr<Problem> make_problem(const Params& p) {
+  auto pb = std::make_unique<Problem>();
+  pb->size = image_size(p.size_class);
+  const size_t w = pb->size.width, h = pb->size.height, pixels = w * h;
+  gb::Image img = gb::photo(p.rgba8 ? "astronaut.png" : "camera.png", p.rgba8 ? 4 : 1, w, h, gb::Fit::tile);
+  pb->from_file = img.from_file();
+  if (p.rgba8) {
+    pb->input_rgba = std::move(img.pixels);
+    pb->in = gb::upload(pb->input_rgba);
+    pb->reference_rgba = ref::box_filter_rgba8(pb->input_rgba, w, h, p.radius);
+  } else {
+    pb->input_float.resize(pixels);
+    gb::parallel_for(pixels, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) pb->input_float[i] = img.pixels[i] / 255.0f;
+    });
+    pb->in = gb::upload(pb->input_float);
+    pb->reference_float = ref::box_filter(pb->input_float, w, h, p.radius);
+  }
+  return pb;
+}
+
+// ---- set-up: one variant and shape (kernels, outputs, launch geometry) ------------------------
+struct Fixture {
+  cl::Buffer in, tmp, out;  // in: the problem's buffer (a retained handle)
   cl::Kernel first, second;  // second: the second pass of the two-pass variants
   cl::NDRange global1, local1, global2, local2;
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->size = image_size(p.size_class);
-  const size_t w = fx->size.width, h = fx->size.height, pixels = w * h;
-  gb::Image img = gb::photo(p.rgba8 ? "astronaut.png" : "camera.png", p.rgba8 ? 4 : 1, w, h, gb::Fit::tile);
-  fx->from_file = img.from_file();
-  if (p.rgba8) {
-    fx->input_rgba = std::move(img.pixels);
-    fx->in = gb::upload(fx->input_rgba);
-  } else {
-    fx->input_float.resize(pixels);
-    for (size_t i = 0; i < pixels; ++i) fx->input_float[i] = img.pixels[i] / 255.0f;
-    fx->in = gb::upload(fx->input_float);
-  }
+  const size_t w = pb.size.width, h = pb.size.height, pixels = w * h;
+  fx->in = pb.in;
   fx->out = gb::make_buffer(pixels * p.pixel_bytes());
   std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "");
   const std::string file = "l1/box_filter.cl";
@@ -141,37 +165,36 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   return fx;
 }
 
-// ---- verification against reference/box_filter -----------------------------------------------
-gb::Check verify(const Fixture& fx, const Params& p) {
-  const size_t w = fx.size.width, h = fx.size.height;
+// ---- verification against reference/box_filter (the problem's) ------------------------------
+gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
+  const size_t pixels = pb.size.width * pb.size.height;
   if (p.rgba8)  // integer sums and the same rounding: bit-exact
-    return gb::check_exact(gb::download<uint8_t>(fx.out, w * h * 4),
-                           ref::box_filter_rgba8(fx.input_rgba, w, h, p.radius), "RGBA8 box filter");
-  return gb::check_relative(gb::download<float>(fx.out, w * h), ref::box_filter(fx.input_float, w, h, p.radius),
-                            kFloatMargin, "float box filter");
+    return gb::check_exact(gb::download<uint8_t>(fx.out, pixels * 4), pb.reference_rgba, "RGBA8 box filter");
+  return gb::check_relative(gb::download<float>(fx.out, pixels), pb.reference_float, kFloatMargin, "float box filter");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& pb = gb::cached_problem<Problem>(problem_key(p), [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.first, fx.global1, fx.local1);
     if (fx.second()) b.launch(fx.second, fx.global2, fx.local2);
   };
-  const size_t pixels = fx.size.width * fx.size.height;
+  const size_t pixels = pb.size.width * pb.size.height;
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   if (!fx.check) gb::poison(fx.out, pixels * p.pixel_bytes());
 
   gb::Sampler sampler(state, fx.calibration);
   for (auto _ : state) sampler.sample(unit);
 
-  if (!fx.check) fx.check = verify(fx, p);
+  if (!fx.check) fx.check = verify(fx, pb, p);
   const double bytes = 2.0 * pixels * p.pixel_bytes();
   sampler.report({bytes, 0, static_cast<double>(pixels)});
   gb::report_copy_fraction(state, bytes);
-  state.counters["width"] = static_cast<double>(fx.size.width);
-  state.counters["height"] = static_cast<double>(fx.size.height);
-  state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  state.counters["width"] = static_cast<double>(pb.size.width);
+  state.counters["height"] = static_cast<double>(pb.size.height);
+  state.counters["photo_from_file"] = pb.from_file ? 1 : 0;
   gb::report_check(state, *fx.check);
 }
 
@@ -198,9 +221,10 @@ void register_box_filter() {
   cl::Kernel probe = s.kernel("l1/box_filter.cl", "box_filter_naive", "-DRADIUS=1");
   const gb::SweepLimits limits{s.kernel_work_group_size(probe), {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 64};
   const auto sweep = swept_shapes(size, limits);
-  for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding})
-    for (bool rgba8 : {false, true})
-      for (int radius : kRadii) {
+  // Problem (type, radius) outer, variant and shape inner: each problem's benchmarks run in a row.
+  for (bool rgba8 : {false, true})
+    for (int radius : kRadii)
+      for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding}) {
         std::vector<gb::WorkGroup> shapes{kDefaultShape};
         if (v == Variant::sliding) shapes = {{kSlideRowsGroup, 1, 1, 1}};
         else if (radius == 1) shapes = sweep;

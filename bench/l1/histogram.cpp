@@ -47,38 +47,52 @@ Size2 image_size(int size_class) {
   return s;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
-  size_t pixels = 0, groups = 0;
+// ---- set-up: the problem (once per input, shared by every variant) ----------------------------
+struct Problem {
+  size_t pixels = 0;
   bool from_file = false;
   std::vector<uint8_t> image;
-  cl::Buffer in, bins[2];
+  cl::Buffer in;
+  std::vector<uint32_t> reference;
+};
+
+std::unique_ptr<Problem> make_problem(const Params& p) {
+  auto pb = std::make_unique<Problem>();
+  const Size2 size = image_size(p.size_class);
+  pb->pixels = size.width * size.height;
+  switch (p.input) {
+    case Input::photo: {
+      gb::Image img = gb::photo(kPhoto, 1, size.width, size.height, gb::Fit::tile);
+      pb->from_file = img.from_file();
+      pb->image = std::move(img.pixels);
+      break;
+    }
+    case Input::noise:
+      pb->image = gb::random_vector<uint8_t>(pb->pixels, 81, 0, 255);
+      break;
+    case Input::flat:
+      pb->image.assign(pb->pixels, kFlatValue);
+      break;
+  }
+  pb->in = gb::upload(pb->image);
+  pb->reference = ref::histogram256(pb->image);
+  return pb;
+}
+
+// ---- set-up: one variant ----------------------------------------------------------------------
+struct Fixture {
+  size_t groups = 0;
+  cl::Buffer in, bins[2];  // in: the problem's buffer (a retained handle)
   int parity = 0;  // bins[parity] is counted into by the next launch, bins[1 - parity] cleared
   cl::Kernel kernel;
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  const Size2 size = image_size(p.size_class);
-  fx->pixels = size.width * size.height;
-  switch (p.input) {
-    case Input::photo: {
-      gb::Image img = gb::photo(kPhoto, 1, size.width, size.height, gb::Fit::tile);
-      fx->from_file = img.from_file();
-      fx->image = std::move(img.pixels);
-      break;
-    }
-    case Input::noise:
-      fx->image = gb::random_vector<uint8_t>(fx->pixels, 81, 0, 255);
-      break;
-    case Input::flat:
-      fx->image.assign(fx->pixels, kFlatValue);
-      break;
-  }
-  fx->in = gb::upload(fx->image);
+  fx->in = pb.in;
   for (auto& b : fx->bins) {
     b = gb::make_buffer(256 * sizeof(cl_uint));
     GB_CL(s.queue().enqueueFillBuffer(b, cl_uint(0), 0, 256 * sizeof(cl_uint)));
@@ -86,10 +100,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   std::string options = "-DWG=" + std::to_string(kWorkGroup) +
                         " -DREPLICAS=" + std::to_string(p.variant == Variant::local_replicated ? kReplicas : 1);
   fx->kernel = s.kernel("l1/histogram.cl", p.variant == Variant::global ? "histogram_global" : "histogram_local", options);
-  fx->groups = std::max<size_t>(1, std::min((fx->pixels / 16 + kWorkGroup - 1) / kWorkGroup,
+  fx->groups = std::max<size_t>(1, std::min((pb.pixels / 16 + kWorkGroup - 1) / kWorkGroup,
                                             s.info().compute_units * kGroupsPerComputeUnit));
   GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(fx->pixels)));
+  GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(pb.pixels)));
   return fx;
 }
 
@@ -102,7 +116,9 @@ void launch(Fixture& fx, gb::Batch& b) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& pb = gb::cached_problem<Problem>(std::string("histogram/") + input_name(p.input) + "/" + std::to_string(p.size_class),
+                                         [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) { launch(fx, b); };
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   // The buffer the next launch must clear is poisoned; the one it counts into is clear already.
@@ -112,21 +128,21 @@ void run(benchmark::State& state, const Params& p) {
   for (auto _ : state) sampler.sample(unit);
 
   if (!fx.check)  // counts: bit-exact
-    fx.check = gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), ref::histogram256(fx.image),
+    fx.check = gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
                                std::string("histogram of ") + input_name(p.input));
-  const double bytes = static_cast<double>(fx.pixels);
+  const double bytes = static_cast<double>(pb.pixels);
   sampler.report({bytes, 0, bytes});
   gb::report_copy_fraction(state, bytes);
   state.counters["pixels"] = bytes;
-  if (p.input == Input::photo) state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  if (p.input == Input::photo) state.counters["photo_from_file"] = pb.from_file ? 1 : 0;
   gb::report_check(state, *fx.check);
 }
 
 // ---- registration ----------------------------------------------------------------------------
 void register_histogram() {
   const int size = gb::session().size_class();
-  for (Variant v : {Variant::global, Variant::local, Variant::local_replicated})
-    for (Input in : {Input::photo, Input::noise, Input::flat}) {
+  for (Input in : {Input::photo, Input::noise, Input::flat})  // the problem outer: variants share it
+    for (Variant v : {Variant::global, Variant::local, Variant::local_replicated}) {
       Params p{v, in, size};
       const std::string name = gb::bench_name(
           "L1/Histogram", {{"", variant_name(v)}, {"input", input_name(in)}, {"size", std::to_string(size)}});

@@ -39,28 +39,43 @@ Size2 image_size(int size_class) {
   return s;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
+// ---- set-up: the problem (once per size, shared by every variant and output) ------------------
+struct Problem {
   Size2 size{};
-  size_t bands = 0;
   bool from_file = false;
   std::vector<uint8_t> image;
-  cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;
+  cl::Buffer in;
+  std::vector<uint32_t> reference;
+  std::optional<std::vector<uint64_t>> reference_sq;  // made by the first out:sum_sq check
+};
+
+std::unique_ptr<Problem> make_problem(int size_class) {
+  auto pb = std::make_unique<Problem>();
+  pb->size = image_size(size_class);
+  const size_t w = pb->size.width, h = pb->size.height;
+  gb::Image img = gb::photo(kPhoto, 1, w, h, gb::Fit::tile);
+  pb->from_file = img.from_file();
+  pb->image = std::move(img.pixels);
+  pb->in = gb::upload(pb->image);
+  pb->reference = ref::integral_image(pb->image, w, h);
+  return pb;
+}
+
+// ---- set-up: one variant and output -----------------------------------------------------------
+struct Fixture {
+  size_t bands = 0;
+  cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;  // in: the problem's (a retained handle)
   cl::Kernel rows, cols, fused;
   cl_uint epoch = 0;
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->size = image_size(p.size_class);
-  const size_t w = fx->size.width, h = fx->size.height, pixels = w * h;
-  gb::Image img = gb::photo(kPhoto, 1, w, h, gb::Fit::tile);
-  fx->from_file = img.from_file();
-  fx->image = std::move(img.pixels);
-  fx->in = gb::upload(fx->image);
+  const size_t w = pb.size.width, h = pb.size.height, pixels = w * h;
+  fx->in = pb.in;
   fx->sum = gb::make_buffer(pixels * sizeof(cl_uint));
   fx->sq = gb::make_buffer(p.squared ? pixels * sizeof(cl_ulong) : sizeof(cl_ulong));
   const std::string options = "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
@@ -101,8 +116,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   return fx;
 }
 
-void enqueue(Fixture& fx, const Params& p, gb::Batch& b) {
-  const size_t w = fx.size.width, h = fx.size.height;
+void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
+  const size_t w = pb.size.width, h = pb.size.height;
   if (p.variant == Variant::rows_cols) {
     b.launch(fx.rows, cl::NDRange(h * kWorkGroup), cl::NDRange(kWorkGroup));
     b.launch(fx.cols, cl::NDRange(gb::round_up(w, kCols), kSegments), cl::NDRange(kCols, kSegments));
@@ -114,21 +129,23 @@ void enqueue(Fixture& fx, const Params& p, gb::Batch& b) {
 }
 
 // ---- verification against reference/integral_image: bit-exact ---------------------------------
-gb::Check verify(const Fixture& fx, const Params& p) {
-  const size_t w = fx.size.width, h = fx.size.height;
-  std::vector<gb::Check> checks{gb::check_exact(gb::download<uint32_t>(fx.sum, w * h),
-                                                ref::integral_image(fx.image, w, h), "integral image")};
-  if (p.squared)
-    checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sq, w * h),
-                                     ref::squared_integral_image(fx.image, w, h), "squared integral image"));
+gb::Check verify(const Fixture& fx, Problem& pb, const Params& p) {
+  const size_t w = pb.size.width, h = pb.size.height;
+  std::vector<gb::Check> checks{gb::check_exact(gb::download<uint32_t>(fx.sum, w * h), pb.reference, "integral image")};
+  if (p.squared) {
+    if (!pb.reference_sq) pb.reference_sq = ref::squared_integral_image(pb.image, w, h);
+    checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sq, w * h), *pb.reference_sq, "squared integral image"));
+  }
   return gb::worst(checks);
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) { enqueue(fx, p, b); };
-  const size_t pixels = fx.size.width * fx.size.height;
+  auto& pb = gb::cached_problem<Problem>("integral_image/" + std::to_string(p.size_class),
+                                         [&] { return make_problem(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  const gb::Unit unit = [&](gb::Batch& b) { enqueue(fx, pb, p, b); };
+  const size_t pixels = pb.size.width * pb.size.height;
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   if (!fx.check) {
     gb::poison(fx.sum, pixels * sizeof(cl_uint));
@@ -138,13 +155,13 @@ void run(benchmark::State& state, const Params& p) {
   gb::Sampler sampler(state, fx.calibration);
   for (auto _ : state) sampler.sample(unit);
 
-  if (!fx.check) fx.check = verify(fx, p);
+  if (!fx.check) fx.check = verify(fx, pb, p);
   const double bytes = static_cast<double>(pixels) * (1 + 4 + (p.squared ? 8 : 0));
   sampler.report({bytes, 0, static_cast<double>(pixels)});
   gb::report_copy_fraction(state, bytes);
-  state.counters["width"] = static_cast<double>(fx.size.width);
-  state.counters["height"] = static_cast<double>(fx.size.height);
-  state.counters["photo_from_file"] = fx.from_file ? 1 : 0;
+  state.counters["width"] = static_cast<double>(pb.size.width);
+  state.counters["height"] = static_cast<double>(pb.size.height);
+  state.counters["photo_from_file"] = pb.from_file ? 1 : 0;
   gb::report_check(state, *fx.check);
 }
 

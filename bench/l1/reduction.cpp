@@ -40,30 +40,51 @@ size_t element_count(int size_class) {
   return n;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
-  size_t n = 0, groups = 0;
+// ---- set-up: the problem (once per type, shared by every variant and operation) ---------------
+// The references are exact in double: min and max are inputs, the int sum is held in int64.
+struct Problem {
+  size_t n = 0;
   std::vector<float> input_float;
   std::vector<int32_t> input_int;
-  cl::Buffer in, partials, result;
+  cl::Buffer in;
+  double sum_float = 0, min = 0, max = 0;
+  int64_t sum_int = 0;
+};
+
+std::unique_ptr<Problem> make_problem(const Params& p) {
+  auto pb = std::make_unique<Problem>();
+  pb->n = element_count(p.size_class);
+  if (p.is_int) {
+    pb->input_int = gb::random_vector<int32_t>(pb->n, 61, -1000, 1000);
+    pb->in = gb::upload(pb->input_int);
+    pb->sum_int = ref::reduce_sum(pb->input_int);
+    pb->min = ref::reduce_min(pb->input_int);
+    pb->max = ref::reduce_max(pb->input_int);
+  } else {
+    pb->input_float = gb::random_vector<float>(pb->n, 62, 0.0, 1.0);  // positive: a well-conditioned sum
+    pb->in = gb::upload(pb->input_float);
+    pb->sum_float = ref::reduce_sum(pb->input_float);
+    pb->min = ref::reduce_min(pb->input_float);
+    pb->max = ref::reduce_max(pb->input_float);
+  }
+  return pb;
+}
+
+// ---- set-up: one variant and operation --------------------------------------------------------
+struct Fixture {
+  size_t groups = 0;
+  cl::Buffer in, partials, result;  // in: the problem's buffer (a retained handle)
   cl::Kernel reduce, final_reduce;
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->n = element_count(p.size_class);
-  if (p.is_int) {
-    fx->input_int = gb::random_vector<int32_t>(fx->n, 61, -1000, 1000);
-    fx->in = gb::upload(fx->input_int);
-  } else {
-    fx->input_float = gb::random_vector<float>(fx->n, 62, 0.0, 1.0);  // positive: a well-conditioned sum
-    fx->in = gb::upload(fx->input_float);
-  }
+  fx->in = pb.in;
   const size_t acc_bytes = p.is_int ? sizeof(cl_long) : sizeof(float);
-  fx->groups = std::max<size_t>(1, std::min((fx->n / 4 + kWorkGroup - 1) / kWorkGroup,
+  fx->groups = std::max<size_t>(1, std::min((pb.n / 4 + kWorkGroup - 1) / kWorkGroup,
                                             s.info().compute_units * kGroupsPerComputeUnit));
   fx->partials = gb::make_buffer(fx->groups * acc_bytes);
   fx->result = gb::make_buffer(acc_bytes);
@@ -75,7 +96,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->reduce = s.kernel("l1/reduction.cl", base, options);
   fx->final_reduce = s.kernel("l1/reduction.cl", base + "_final", options);
   GB_CL(fx->reduce.setArg(0, fx->in));
-  GB_CL(fx->reduce.setArg(1, static_cast<cl_ulong>(fx->n)));
+  GB_CL(fx->reduce.setArg(1, static_cast<cl_ulong>(pb.n)));
   GB_CL(fx->reduce.setArg(2, fx->partials));
   GB_CL(fx->final_reduce.setArg(0, fx->partials));
   GB_CL(fx->final_reduce.setArg(1, static_cast<cl_uint>(fx->groups)));
@@ -89,23 +110,22 @@ gb::Check exact(const Fixture& fx, R want, const std::string& what) {
   return gb::check_exact(gb::download<T>(fx.result, 1), std::vector<T>{static_cast<T>(want)}, what);
 }
 
-gb::Check verify(const Fixture& fx, const Params& p) {
+gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   const std::string what = std::string(op_name(p.op)) + " of " + p.type();
   if (p.is_int) {
-    const auto& in = fx.input_int;
-    if (p.op == Op::sum) return exact<cl_long>(fx, ref::reduce_sum(in), what);
-    return exact<cl_long>(fx, p.op == Op::min ? ref::reduce_min(in) : ref::reduce_max(in), what);
+    if (p.op == Op::sum) return exact<cl_long>(fx, pb.sum_int, what);
+    return exact<cl_long>(fx, p.op == Op::min ? pb.min : pb.max, what);
   }
-  const auto& in = fx.input_float;
   if (p.op == Op::sum)
-    return gb::check_relative(gb::download<float>(fx.result, 1), std::vector<double>{ref::reduce_sum(in)},
-                              kFloatSumMargin, what);
-  return exact<float>(fx, p.op == Op::min ? ref::reduce_min(in) : ref::reduce_max(in), what);
+    return gb::check_relative(gb::download<float>(fx.result, 1), std::vector<double>{pb.sum_float}, kFloatSumMargin, what);
+  return exact<float>(fx, p.op == Op::min ? pb.min : pb.max, what);
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& pb = gb::cached_problem<Problem>("reduction/" + p.type() + "/" + std::to_string(p.size_class),
+                                         [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.reduce, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
     b.launch(fx.final_reduce, cl::NDRange(kWorkGroup), cl::NDRange(kWorkGroup));
@@ -116,11 +136,11 @@ void run(benchmark::State& state, const Params& p) {
   gb::Sampler sampler(state, fx.calibration);
   for (auto _ : state) sampler.sample(unit);
 
-  if (!fx.check) fx.check = verify(fx, p);
-  const double bytes = 4.0 * fx.n;
-  sampler.report({bytes, static_cast<double>(fx.n), static_cast<double>(fx.n)});
+  if (!fx.check) fx.check = verify(fx, pb, p);
+  const double bytes = 4.0 * pb.n;
+  sampler.report({bytes, static_cast<double>(pb.n), static_cast<double>(pb.n)});
   gb::report_copy_fraction(state, bytes);
-  state.counters["elements"] = static_cast<double>(fx.n);
+  state.counters["elements"] = static_cast<double>(pb.n);
   gb::report_check(state, *fx.check);
 }
 
@@ -128,9 +148,9 @@ void run(benchmark::State& state, const Params& p) {
 void register_reduction() {
   const int size = gb::session().size_class();
   const auto& sub = gb::device_subgroup_support();
-  for (Variant v : {Variant::local, Variant::subgroup})
-    for (Op op : {Op::sum, Op::min, Op::max})
-      for (bool is_int : {false, true}) {
+  for (bool is_int : {false, true})  // the problem outer: variants and operations share it
+    for (Variant v : {Variant::local, Variant::subgroup})
+      for (Op op : {Op::sum, Op::min, Op::max}) {
         Params p{v, op, is_int, size};
         const std::string name = gb::bench_name(
             "L1/Reduction", {{"", variant_name(v)}, {"op", op_name(op)}, {"type", p.type()}, {"size", std::to_string(size)}});

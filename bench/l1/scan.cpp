@@ -40,17 +40,41 @@ size_t element_count(int size_class) {
   return n;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
+// ---- set-up: the problem (once per type), then each variant ---------------------------------
 struct Level {
   size_t count;   // elements scanned at this level
   cl::Buffer sums;  // one per tile of this level (the next level's input)
 };
 
-struct Fixture {
-  size_t n = 0, tiles = 0;
+// The problem (once per type, shared by every variant): input, its device copy, the reference.
+struct Problem {
+  size_t n = 0;
   std::vector<float> input_float;
   std::vector<int32_t> input_int;
-  cl::Buffer in, out, status, counter;
+  cl::Buffer in;
+  std::vector<int32_t> reference_int;
+  std::vector<double> reference_float;
+};
+
+std::unique_ptr<Problem> make_problem(const Params& p) {
+  auto pb = std::make_unique<Problem>();
+  pb->n = element_count(p.size_class);
+  if (p.is_int) {
+    pb->input_int = gb::random_vector<int32_t>(pb->n, 71, -1000, 1000);
+    pb->in = gb::upload(pb->input_int);
+    pb->reference_int = ref::exclusive_scan(pb->input_int);
+  } else {
+    pb->input_float = gb::random_vector<float>(pb->n, 72, 0.0, 1.0);
+    pb->in = gb::upload(pb->input_float);
+    pb->reference_float = ref::exclusive_scan(pb->input_float);
+  }
+  return pb;
+}
+
+// One variant: kernels, output, the levels' sums or the look-back status words.
+struct Fixture {
+  size_t n = 0, tiles = 0;
+  cl::Buffer in, out, status, counter;  // in: the problem's buffer (a retained handle)
   cl::Kernel reduce, tiles_kernel, lookback;
   std::vector<Level> levels;  // multi-level: level 0 is the input
   cl_uint epoch = 0;          // look-back: changes every launch
@@ -60,17 +84,11 @@ struct Fixture {
 
 size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->n = element_count(p.size_class);
-  if (p.is_int) {
-    fx->input_int = gb::random_vector<int32_t>(fx->n, 71, -1000, 1000);
-    fx->in = gb::upload(fx->input_int);
-  } else {
-    fx->input_float = gb::random_vector<float>(fx->n, 72, 0.0, 1.0);
-    fx->in = gb::upload(fx->input_float);
-  }
+  fx->n = pb.n;
+  fx->in = pb.in;
   fx->out = gb::make_buffer(fx->n * 4);
   fx->tiles = div_up(fx->n, p.tile());
   std::string options = p.is_int ? "-DTYPE=uint -DVEC=uint4" : "-DTYPE=float -DVEC=float4 -DIS_FLOAT_TYPE";
@@ -138,16 +156,16 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
 }
 
 // ---- verification against reference/scan ------------------------------------------------------
-gb::Check verify(const Fixture& fx, const Params& p) {
-  if (p.is_int)
-    return gb::check_exact(gb::download<int32_t>(fx.out, fx.n), ref::exclusive_scan(fx.input_int), "int prefix sums");
-  return gb::check_relative(gb::download<float>(fx.out, fx.n), ref::exclusive_scan(fx.input_float), kFloatMargin,
-                            "float prefix sums");
+gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
+  if (p.is_int) return gb::check_exact(gb::download<int32_t>(fx.out, fx.n), pb.reference_int, "int prefix sums");
+  return gb::check_relative(gb::download<float>(fx.out, fx.n), pb.reference_float, kFloatMargin, "float prefix sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& pb = gb::cached_problem<Problem>("scan/" + p.type() + "/" + std::to_string(p.size_class),
+                                         [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) { enqueue_scan(fx, p, b); };
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   if (!fx.check) gb::poison(fx.out, fx.n * 4);
@@ -155,7 +173,7 @@ void run(benchmark::State& state, const Params& p) {
   gb::Sampler sampler(state, fx.calibration);
   for (auto _ : state) sampler.sample(unit);
 
-  if (!fx.check) fx.check = verify(fx, p);
+  if (!fx.check) fx.check = verify(fx, pb, p);
   const double bytes = 2.0 * 4 * fx.n;
   sampler.report({bytes, static_cast<double>(fx.n), static_cast<double>(fx.n)});
   gb::report_copy_fraction(state, bytes);
@@ -169,8 +187,8 @@ void register_scan() {
   const int size = gb::session().size_class();
   const auto& d = gb::session().info();
   const auto& sub = gb::device_subgroup_support();
-  for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback})
-    for (bool is_int : {true, false}) {
+  for (bool is_int : {true, false})  // the problem outer: variants share it
+    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback}) {
       Params p{v, is_int, size};
       const std::string name = gb::bench_name(
           "L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});

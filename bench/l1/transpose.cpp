@@ -35,24 +35,37 @@ Shape matrix_shape(int size_class) {
   return s;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
-struct Fixture {
+// ---- set-up: the problem (once per size, shared by every variant and shape) -------------------
+struct Problem {
   Shape shape{};
   std::vector<float> input;
-  cl::Buffer in, out;
+  cl::Buffer in;
+  std::vector<float> reference;
+};
+
+std::unique_ptr<Problem> make_problem(int size_class) {
+  auto pb = std::make_unique<Problem>();
+  pb->shape = matrix_shape(size_class);
+  pb->input = gb::random_vector<float>(pb->shape.width * pb->shape.height, 51);
+  pb->in = gb::upload(pb->input);
+  pb->reference = ref::transpose(pb->input, pb->shape.width, pb->shape.height);
+  return pb;
+}
+
+// ---- set-up: one variant and shape ------------------------------------------------------------
+struct Fixture {
+  cl::Buffer in, out;  // in: the problem's buffer (a retained handle)
   cl::Kernel kernel;
   cl::NDRange global, local;
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->shape = matrix_shape(p.size_class);
-  const size_t w = fx->shape.width, h = fx->shape.height;
-  fx->input = gb::random_vector<float>(w * h, 51);
-  fx->in = gb::upload(fx->input);
+  const size_t w = pb.shape.width, h = pb.shape.height;
+  fx->in = pb.in;
   fx->out = gb::make_buffer(w * h * sizeof(float));
   if (p.variant == Variant::naive) {
     fx->kernel = s.kernel("l1/transpose.cl", "transpose_naive");
@@ -74,9 +87,11 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& pb = gb::cached_problem<Problem>("transpose/" + std::to_string(p.size_class),
+                                         [&] { return make_problem(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  const size_t elements = fx.shape.width * fx.shape.height;
+  const size_t elements = pb.shape.width * pb.shape.height;
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   if (!fx.check) gb::poison(fx.out, elements * sizeof(float));
 
@@ -84,13 +99,12 @@ void run(benchmark::State& state, const Params& p) {
   for (auto _ : state) sampler.sample(unit);
 
   if (!fx.check)  // a copy: bit-exact
-    fx.check = gb::check_exact(gb::download<float>(fx.out, elements),
-                               ref::transpose(fx.input, fx.shape.width, fx.shape.height), "transpose");
+    fx.check = gb::check_exact(gb::download<float>(fx.out, elements), pb.reference, "transpose");
   const double bytes = 2.0 * elements * sizeof(float);
   sampler.report({bytes, 0, static_cast<double>(elements)});
   gb::report_copy_fraction(state, bytes);
-  state.counters["width"] = static_cast<double>(fx.shape.width);
-  state.counters["height"] = static_cast<double>(fx.shape.height);
+  state.counters["width"] = static_cast<double>(pb.shape.width);
+  state.counters["height"] = static_cast<double>(pb.shape.height);
   gb::report_check(state, *fx.check);
 }
 

@@ -52,6 +52,18 @@ TEST(BoxFilterReference, RoundingAndFloatMean) {
   for (double v : ref::box_filter(flat, 5, 4, 2)) EXPECT_DOUBLE_EQ(v, 0.25);
 }
 
+TEST(BoxFilterReference, Rgba8RoundsTheExactSumsAcrossColumnBlocks) {
+  // 150 RGBA8 columns: 600 values per row, more than one of the vertical pass's column blocks.
+  const size_t w = 150, h = 70;
+  const auto in = random_bytes(w * h * 4, 5);
+  for (int r : {1, 7, 31}) {
+    const auto sums = ref::box_sums(in, w, h, 4, r);
+    const auto out = ref::box_filter_rgba8(in, w, h, r);
+    const int64_t area = static_cast<int64_t>(2 * r + 1) * (2 * r + 1);
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], (sums[i] + area / 2) / area) << "r=" << r << " i=" << i;
+  }
+}
+
 TEST(IntegralImageReference, MatchesBruteForce) {
   const size_t w = 9, h = 6;
   const auto in = random_bytes(w * h, 5);
@@ -79,6 +91,28 @@ TEST(ScanReference, ExclusiveAndWrapping) {
   EXPECT_EQ(ref::exclusive_scan(std::vector<int32_t>{3, -1, 4}), (std::vector<int32_t>{0, 3, 2}));
   EXPECT_EQ(ref::exclusive_scan(std::vector<int32_t>{INT32_MAX, 1, 0})[2], INT32_MIN);
   EXPECT_EQ(ref::exclusive_scan(std::vector<float>{0.5f, 0.25f}), (std::vector<double>{0.0, 0.5}));
+}
+
+TEST(ScanReference, ManyChunksMatchASequentialPass) {
+  // More than three of the reference's parallel chunks (2^20 elements), with a ragged last one.
+  const size_t n = (size_t(3) << 20) + 12345;
+  const auto bytes = random_bytes(n, 9);
+  std::vector<int32_t> ints(n);
+  std::vector<float> floats(n);
+  for (size_t i = 0; i < n; ++i) {
+    ints[i] = static_cast<int32_t>(bytes[i]) * 40000 - 5000000;  // sums wrap
+    floats[i] = bytes[i] / 256.0f;
+  }
+  const auto got_int = ref::exclusive_scan(ints);
+  const auto got_float = ref::exclusive_scan(floats);
+  uint32_t running = 0;
+  double running_f = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_int[i], static_cast<int32_t>(running)) << i;
+    ASSERT_DOUBLE_EQ(got_float[i], running_f) << i;  // multiples of 2^-8: exact in double
+    running += static_cast<uint32_t>(ints[i]);
+    running_f += floats[i];
+  }
 }
 
 TEST(ReductionReference, SumMinMax) {
