@@ -30,7 +30,8 @@ void SiConsoleReporter::PrintRunData(const Run& run) {
                           run.aggregate_unit == benchmark::StatisticUnit::kPercentage;
   char buf[64];
   if (is_percent) {
-    std::snprintf(buf, sizeof buf, "%10.2f %%", 100.0 * run.GetAdjustedRealTime());
+    // The statistic is a fraction: no time-unit scaling, no division by iterations.
+    std::snprintf(buf, sizeof buf, "%10.2f %%", 100.0 * run.real_accumulated_time);
   } else {
     double seconds = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
     std::snprintf(buf, sizeof buf, "%11ss", si(seconds).c_str());

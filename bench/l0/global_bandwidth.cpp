@@ -57,23 +57,47 @@ size_t buffer_bytes(int size_class, Op op) {
   return bytes;
 }
 
-// ---- set-up (once per configuration) ----------------------------------------------------------
+// ---- set-up -----------------------------------------------------------------------------------
+// The inputs of one operation at one buffer size, shared by every type, access pattern and work
+// group of it (registered consecutively): gigabytes of random data are made and uploaded once.
+struct Problem {
+  size_t bytes = 0, floats = 0;
+  std::vector<float> input_b, input_c;  // read/copy: b; triad: b and c
+  cl::Buffer b, c;
+  std::vector<float> triad_reference;
+};
+
+std::unique_ptr<Problem> make_problem(Op op, int size_class) {
+  auto pb = std::make_unique<Problem>();
+  pb->bytes = buffer_bytes(size_class, op);
+  pb->floats = pb->bytes / sizeof(float);
+  if (op == Op::write) return pb;
+  pb->input_b = gb::random_vector<float>(pb->floats, 1 + static_cast<int>(op));
+  pb->b = gb::upload(pb->input_b);
+  if (op == Op::triad) {
+    pb->input_c = gb::random_vector<float>(pb->floats, 7);
+    pb->c = gb::upload(pb->input_c);
+    pb->triad_reference = ref::stream_triad(pb->input_b, pb->input_c, kTriadScalar);
+  }
+  return pb;
+}
+
+// One configuration: its kernel, its output and its measurement state.
 struct Fixture {
-  size_t bytes = 0, floats = 0, work_items = 0;
+  const Problem* problem = nullptr;
+  size_t work_items = 0;
   cl::Kernel kernel;
-  cl::Buffer a, b, c;              // a: output (or read input), b/c: inputs
-  std::vector<float> input_b, input_c;
+  cl::Buffer a;  // the output: partial sums (read), or the written buffer
   cl::NDRange global, local;
   gb::Calibration calibration;
   std::optional<gb::Check> check;  // verified once, after the first timed run
 };
 
-std::unique_ptr<Fixture> make_fixture(const Params& p) {
+std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  fx->bytes = buffer_bytes(p.size_class, p.op);
-  fx->floats = fx->bytes / sizeof(float);
-  fx->work_items = fx->floats / p.width / p.items();
+  fx->problem = &pb;
+  fx->work_items = pb.floats / p.width / p.items();
   std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
                         " -DITEMS=" + std::to_string(p.items()) + (p.access == Access::strided  ? " -DSTRIDED"
                          : p.access == Access::blocked ? " -DBLOCKED"
@@ -81,87 +105,74 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->kernel = s.kernel("l0/global_bandwidth.cl", std::string("global_bandwidth_") + op_name(p.op), options);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
+  fx->a = gb::make_buffer(p.op == Op::read ? fx->work_items * sizeof(float) : pb.bytes);
 
   const cl_ulong n = fx->work_items;
   auto& k = fx->kernel;
+  int arg = 0;
   switch (p.op) {
     case Op::read:
-      fx->input_b = gb::random_vector<float>(fx->floats, 1);
-      fx->b = gb::upload(fx->input_b);
-      fx->a = gb::make_buffer(fx->work_items * sizeof(float));
-      GB_CL(k.setArg(0, fx->b));
-      GB_CL(k.setArg(1, fx->a));
-      GB_CL(k.setArg(2, n));
+    case Op::copy:
+      GB_CL(k.setArg(arg++, pb.b));
+      GB_CL(k.setArg(arg++, fx->a));
       break;
     case Op::write:
-      fx->a = gb::make_buffer(fx->bytes);
-      GB_CL(k.setArg(0, fx->a));
-      GB_CL(k.setArg(1, n));
-      break;
-    case Op::copy:
-      fx->input_b = gb::random_vector<float>(fx->floats, 2);
-      fx->b = gb::upload(fx->input_b);
-      fx->a = gb::make_buffer(fx->bytes);
-      GB_CL(k.setArg(0, fx->b));
-      GB_CL(k.setArg(1, fx->a));
-      GB_CL(k.setArg(2, n));
+      GB_CL(k.setArg(arg++, fx->a));
       break;
     case Op::triad:
-      fx->input_b = gb::random_vector<float>(fx->floats, 3);
-      fx->input_c = gb::random_vector<float>(fx->floats, 4);
-      fx->b = gb::upload(fx->input_b);
-      fx->c = gb::upload(fx->input_c);
-      fx->a = gb::make_buffer(fx->bytes);
-      GB_CL(k.setArg(0, fx->a));
-      GB_CL(k.setArg(1, fx->b));
-      GB_CL(k.setArg(2, fx->c));
-      GB_CL(k.setArg(3, kTriadScalar));
-      GB_CL(k.setArg(4, n));
+      GB_CL(k.setArg(arg++, fx->a));
+      GB_CL(k.setArg(arg++, pb.b));
+      GB_CL(k.setArg(arg++, pb.c));
+      GB_CL(k.setArg(arg++, kTriadScalar));
       break;
   }
+  GB_CL(k.setArg(arg, n));
   return fx;
 }
 
 // ---- verification against reference/global_bandwidth ----------------------------------------
 gb::Check verify(const Fixture& fx, const Params& p) {
+  const Problem& pb = *fx.problem;
   switch (p.op) {
     case Op::read: {
       auto sums = gb::download<float>(fx.a, fx.work_items);
       ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items,
                                   p.access == Access::strided, p.access == Access::blocked ? p.wg.x : 0};
-      return gb::check_relative(sums, ref::bandwidth_read_sums(fx.input_b, layout), 1e-5, "read sums");
+      return gb::check_relative(sums, ref::bandwidth_read_sums(pb.input_b, layout), 1e-5, "read sums");
     }
     case Op::write:
-      return gb::check_exact(gb::download<float>(fx.a, fx.floats),
-                             ref::bandwidth_write_pattern(fx.floats, p.width), "written pattern");
+      return gb::check_exact(gb::download<float>(fx.a, pb.floats),
+                             ref::bandwidth_write_pattern(pb.floats, p.width), "written pattern");
     case Op::copy:
-      return gb::check_exact(gb::download<float>(fx.a, fx.floats), fx.input_b, "copy");
+      return gb::check_exact(gb::download<float>(fx.a, pb.floats), pb.input_b, "copy");
     case Op::triad:
       // The device may contract b + s*c into one fma: a rounding apart from the reference.
-      return gb::check_relative(gb::download<float>(fx.a, fx.floats),
-                                ref::stream_triad(fx.input_b, fx.input_c, kTriadScalar), 1e-6, "triad");
+      return gb::check_relative(gb::download<float>(fx.a, pb.floats), pb.triad_reference, 1e-6, "triad");
   }
   return {};
 }
 
 double bytes_moved(const Fixture& fx, const Params& p) {
-  if (p.op == Op::read) return fx.bytes + fx.work_items * sizeof(float);
-  return static_cast<double>(fx.bytes) * buffers_of(p.op);
+  const double bytes = static_cast<double>(fx.problem->bytes);
+  if (p.op == Op::read) return bytes + fx.work_items * sizeof(float);
+  return bytes * buffers_of(p.op);
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  const std::string problem_key = std::string(op_name(p.op)) + std::to_string(p.size_class);
+  const auto& pb = gb::cached_problem<Problem>(problem_key, [&] { return make_problem(p.op, p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
   if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : fx.bytes);
+  if (!fx.check) gb::poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : pb.bytes);
 
   gb::Sampler sampler(state, fx.calibration);
   for (auto _ : state) sampler.sample(unit);
 
   if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({bytes_moved(fx, p), 0, static_cast<double>(fx.floats)});
-  state.counters["buffer_bytes"] = static_cast<double>(fx.bytes);
+  sampler.report({bytes_moved(fx, p), 0, static_cast<double>(pb.floats)});
+  state.counters["buffer_bytes"] = static_cast<double>(pb.bytes);
   gb::report_check(state, *fx.check);
 }
 
