@@ -206,11 +206,17 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
     throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride) +
                            " cols=" + std::to_string(cols));
   Stage s;
+  // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256 on the
+  // H200); wider groups need the register budget capped to 65536 / group size.
+  const size_t group = threads * cols;
+  std::string nv_registers;
+  if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
+    nv_registers = " -cl-nv-maxrregcount=" + std::to_string(65536 / group);
   s.kernel = gb::session().kernel(
       "l1/fft.cl", "fft_cols",
       options(p, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(cols) +
           " -DPIECES=" + std::to_string(pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
-          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0"));
+          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0") + nv_registers);
   const size_t period = ns * p;
   s.tables.push_back(local_table(p));
   s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
