@@ -11,9 +11,7 @@
 #ifndef GPU_BENCH_VERSION
 #define GPU_BENCH_VERSION "0.0.0"
 #endif
-#ifndef GPU_BENCH_GIT_REVISION
-#define GPU_BENCH_GIT_REVISION "unknown"
-#endif
+#include "git_revision.hpp"  // generated at build time
 
 namespace gb {
 

@@ -45,14 +45,15 @@ struct Params {
   }
 };
 
-// Bytes per buffer: 2 GiB on a GPU (size 3), never above the allocation limit, and all
-// buffers together within half the device memory.
+// Bytes per buffer: 1 GiB at size 3 (the GPU default, far past a 60 MB L2), 2 GiB at size 4, never
+// above the allocation limit, and all buffers together within half the device memory. On the
+// H200, 2 GiB halves what the last wave of work groups and the gaps between kernels cost: float16
+// reads 4.34 -> 4.38-4.39 TB/s (runs 4, 6, 7 in docs/PERFORMANCE.md). It stays at size 4 because
+// set-up at 2 GiB took minutes per configuration on the lent machine.
+static const size_t by_class_bytes[] = {16u << 20, 128u << 20, size_t(1) << 30, size_t(2) << 30};
 size_t buffer_bytes(int size_class, Op op) {
-  // 2 GiB at size 3: the last wave of work groups and the gaps between kernels weigh half as
-  // much as at 1 GiB (on the H200 float16 reads were 1% under clpeak at 1 GiB).
-  static const size_t by_class[] = {16u << 20, 128u << 20, size_t(2) << 30, size_t(4) << 30};
   const auto& d = gb::session().info();
-  size_t bytes = by_class[size_class - 1];
+  size_t bytes = by_class_bytes[size_class - 1];
   while (bytes > d.max_alloc_bytes || bytes * buffers_of(op) > d.global_mem_bytes / 2) bytes /= 2;
   return bytes;
 }
