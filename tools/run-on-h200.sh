@@ -23,15 +23,15 @@ case $part in
     sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
   bandwidth)
-    run bandwidth 90 --benchmark_filter='^L0/GlobalBandwidth/(read|copy|triad)/type:(float4|float16)/access:(coalesced|blocked)/' \
-      --benchmark_min_time=0.05 --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+    run bandwidth 200 --benchmark_filter='^L0/GlobalBandwidth/(read/type:float16|copy/type:float4|triad/type:float4)/access:(coalesced|blocked)/' \
+      --benchmark_min_time=0.05 --benchmark_repetitions=${REPS:-10} --benchmark_report_aggregates_only=true
     sh "$(dirname "$0")/peers-h200.sh" "$out" --global-bandwidth
     ;;
   fft_gemm)
     run fft 200 --benchmark_filter='^L1/FFT' --benchmark_min_time=0.05
     run gemm 330 --benchmark_filter='^L1/GEMM/' --benchmark_min_time=0.05 ;;
   fft)
-    run fft 200 --benchmark_filter='^L1/FFT' --benchmark_min_time=0.05 ;;
+    run fft 200 --benchmark_filter="${FFT_FILTER:-^L1/FFT}" --benchmark_min_time=0.05 ;;
   gemm_goal)
     run gemm_goal 120 --benchmark_filter='^L1/GEMM/(regblock|clblast)/type:float/m:(4096|8192)/n:(4096|8192)/k:(4096|8192)/(wg:16x(8|16)/)?size' \
       --benchmark_min_time=0.1 --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
