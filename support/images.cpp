@@ -1,6 +1,8 @@
 // PNG decoding through libpng's simplified API, fitting, the search path and the stand-in.
 #include "images.hpp"
 
+#include "session.hpp"
+
 #include <png.h>
 
 #include <algorithm>
@@ -212,6 +214,16 @@ Image photo(const std::string& file, int channels, size_t width, size_t height, 
   Image stand_in = generated_image(512, 512, channels, seed);
   stand_in.source = "generated:" + file;
   return fit_image(stand_in, width, height, fit);
+}
+
+ImageSize device_image_size(const ImageSize (&by_class)[4], int size_class, size_t largest_bytes_per_pixel,
+                            size_t total_bytes_per_pixel) {
+  ImageSize s = by_class[size_class - 1];
+  const auto& d = session().info();
+  while (s.height > 1 && (s.width * s.height * largest_bytes_per_pixel > d.max_alloc_bytes ||
+                          s.width * s.height * total_bytes_per_pixel > d.global_mem_bytes / 2))
+    s.height /= 2;
+  return s;
 }
 
 }  // namespace gb

@@ -50,22 +50,16 @@ struct Params {
 };
 
 // Width x height: class 1 is odd-sized (ragged tiles and segments); 3 is 8192^2 (256 MiB each way).
-struct Size2 {
-  size_t width, height;
-};
-Size2 image_size(int size_class) {
-  static const Size2 by_class[] = {{300, 200}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
-  Size2 s = by_class[size_class - 1];
-  const auto& d = gb::session().info();
-  while (s.width * s.height * 8 > d.max_alloc_bytes || s.width * s.height * 16 > d.global_mem_bytes / 2) s.height /= 2;
-  return s;
+gb::ImageSize image_size(int size_class) {
+  static const gb::ImageSize by_class[] = {{300, 200}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
+  return gb::device_image_size(by_class, size_class, 8, 16);
 }
 
 // ---- set-up: the problem (once per type and radius, shared by every variant and shape) ----------
 // The photograph, its device copy and the host reference: the same for naive, separable, fused
 // and sliding, so they are made once and every variant's output is checked against them.
 struct Problem {
-  Size2 size{};
+  gb::ImageSize size{};
   bool from_file = false;
   std::vector<float> input_float;
   std::vector<uint8_t> input_rgba;

@@ -36,15 +36,9 @@ struct Params {
 };
 
 // Width x height: class 1 is odd-sized (the per-pixel tail runs); 3 is 16384^2 (256 MiB).
-struct Size2 {
-  size_t width, height;
-};
-Size2 image_size(int size_class) {
-  static const Size2 by_class[] = {{701, 499}, {4096, 4096}, {16384, 16384}, {32768, 32768}};
-  Size2 s = by_class[size_class - 1];
-  const auto& d = gb::session().info();
-  while (s.width * s.height > d.max_alloc_bytes || s.width * s.height > d.global_mem_bytes / 4) s.height /= 2;
-  return s;
+gb::ImageSize image_size(int size_class) {
+  static const gb::ImageSize by_class[] = {{701, 499}, {4096, 4096}, {16384, 16384}, {32768, 32768}};
+  return gb::device_image_size(by_class, size_class, 1, 2);
 }
 
 // ---- set-up: the problem (once per input, shared by every variant) ----------------------------
@@ -58,7 +52,7 @@ struct Problem {
 
 std::unique_ptr<Problem> make_problem(const Params& p) {
   auto pb = std::make_unique<Problem>();
-  const Size2 size = image_size(p.size_class);
+  const gb::ImageSize size = image_size(p.size_class);
   pb->pixels = size.width * size.height;
   switch (p.input) {
     case Input::photo: {

@@ -28,20 +28,14 @@ struct Params {
 };
 
 // Width x height: class 1 odd-sized (ragged chunks, bands and segments); 3 is 8192^2.
-struct Size2 {
-  size_t width, height;
-};
-Size2 image_size(int size_class) {
-  static const Size2 by_class[] = {{701, 499}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
-  Size2 s = by_class[size_class - 1];
-  const auto& d = gb::session().info();
-  while (s.width * s.height * 8 > d.max_alloc_bytes || s.width * s.height * 13 > d.global_mem_bytes / 2) s.height /= 2;
-  return s;
+gb::ImageSize image_size(int size_class) {
+  static const gb::ImageSize by_class[] = {{701, 499}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
+  return gb::device_image_size(by_class, size_class, 8, 13);
 }
 
 // ---- set-up: the problem (once per size, shared by every variant and output) ------------------
 struct Problem {
-  Size2 size{};
+  gb::ImageSize size{};
   bool from_file = false;
   std::vector<uint8_t> image;
   cl::Buffer in;
