@@ -141,6 +141,26 @@ class SparseRuns(unittest.TestCase):
             self.assertIn(text, page)
 
 
+class RooflineAcrossRuns(unittest.TestCase):
+    """An L1-only run takes its roof from an earlier L0 run of the same device."""
+
+    def test_ceilings_come_from_the_devices_l0_run(self):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        with tempfile.TemporaryDirectory() as tmp:
+            l0 = sr.write_run(os.path.join(tmp, "l0.json"),
+                              sr.bench("L0/Compute/float/width:4/manual_time", [1e6], flop=6e10) +
+                              sr.bench("L0/GlobalBandwidth/copy/type:float4/manual_time", [1e6], bytes_moved=4e9))
+            l1 = sr.write_run(os.path.join(tmp, "l1.json"),
+                              sr.bench("L1/GEMM/tiled/manual_time", [1e6], flop=2e10, bytes_moved=1e8))
+            out = os.path.join(tmp, "r.html")
+            done = sr.run_tool("report", l0, l1, "-o", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out, encoding="utf-8") as handle:
+                page = handle.read()
+        self.assertIn("ceilings from the L0 cases of its runs: 60", page)
+        self.assertIn("4 TB/s", page)
+
+
 class Browser(ReportCase):
     """Loads the page in headless Chromium, as a person's browser would, without network."""
 
