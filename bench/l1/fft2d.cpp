@@ -1,9 +1,11 @@
 // L1/FFT2D: one n x n complex single-precision 2-D FFT, forward and inverse, as the seed's four
 // kernels (rows, transpose, rows, transpose) and as two (rows, then columns in place of
 // transposes; rows_cols_wide: more columns per work group than local memory holds at once):
-// what splitting into kernels and access runs cost. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
+// what splitting into kernels and access runs cost; rows_transposed: two launches of one row
+// kernel that stores its output transposed. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "fft_common.hpp"
 #include "fft_stockham.hpp"
@@ -12,9 +14,9 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Shape { pipeline4, rows_cols, rows_cols_wide };
+enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed };
 const char* shape_name(Shape s) {
-  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide"};
+  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide", "rows_transposed"};
   return names[static_cast<int>(s)];
 }
 
@@ -38,7 +40,7 @@ struct Params {
   fft::Problem problem;
   Shape shape;
   int size_class;
-  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide
+  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide; rows_transposed: fft_rows_t's knobs
   std::string key() const {
     return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key();
   }
@@ -55,6 +57,23 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
   fft::Knobs k;
   k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);  // one kernel per length: the table
   fft::Pipeline pl;
+  if (shape == Shape::rows_transposed) {
+    // rows_transposed: fft_rows_t twice, in -> a (a = the rows' transforms, transposed: the
+    // columns as rows) -> out (their transforms, transposed back). Each pass reads 16 n^2 bytes in
+    // runs of a whole row and writes them in runs of `rows` float2 (fft_rows_t's group, 2048: 4
+    // rows, 32 bytes: every sector whole). Prediction for 2048 x 2048 on the H200 (32 MiB read +
+    // 32 MiB written per pass, all in L2): the reads as fft_rows' (~20 us for the row pass), the
+    // writes the same number of 32-byte sectors in 8 lines per warp store instead of 2, plus a
+    // second turn of each local exchange (2 of the 4 rows at a time): about 25-30 us per pass,
+    // 50-60 us in all (0.95-1.1x VkFFT's 56.7 us), against rows_cols_wide's best 82.4 us whose
+    // column pass reads and writes in 32-byte runs.
+    if (p.batch != 1) throw std::logic_error("rows_transposed: one 2-D transform per run");
+    fft::Knobs kt = cols_knobs;
+    kt.twiddle = k.twiddle;
+    pl.stages.push_back(fft::rows_transposed_stage(p.nx, p.ny * p.batch, p.dir, kt, in, a));
+    pl.stages.push_back(fft::rows_transposed_stage(p.ny, p.nx * p.batch, p.dir, kt, a, out));
+    return pl;
+  }
   pl.stages.push_back(fft::rows_stage(p.nx, p.ny * p.batch, p.dir, k, in, a));
   if (shape == Shape::pipeline4) {
     pl.stages.push_back(fft::transpose_stage(p.nx, p.ny, p.batch, a, b));
@@ -133,7 +152,7 @@ void add(const std::string& name, const Params& p) {
 void register_fft2d() {
   const int size = gb::session().size_class();
   for (size_t n : fft::sizes_2d(size))
-    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide})
+    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed})
       for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
         Params p{fft::problem_2d(n, dir), shape, size, shape == Shape::rows_cols_wide ? wide_knobs(n) : fft::Knobs{}};
         add(fft::name(shape_name(shape), p.problem, size), p);
@@ -148,6 +167,18 @@ void register_fft2d() {
       if (n / fft::radix_plan(n, radix).radix * cols > 1024) break;  // no GPU runs larger groups
       Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_wide, size, k};
       add(fft::name("rows_cols_wide_sweep", p.problem, size, {{"cols", std::to_string(cols)}, {"radix", std::to_string(radix)}}),
+          p);
+    }
+
+  // rows_transposed's blocking at the largest size: rows per work group (the store's run length in
+  // float2) and radix, up to 256 work items (the H200's limit for these register-heavy kernels).
+  for (int radix : {16, 32})
+    for (size_t rows = 2; rows <= 16 && n / fft::radix_plan(n, radix).radix * rows <= 256; rows *= 2) {
+      fft::Knobs k;
+      k.radix = radix;
+      k.rows_per_group = rows;
+      Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_transposed, size, k};
+      add(fft::name("rows_transposed_sweep", p.problem, size, {{"rows", std::to_string(rows)}, {"radix", std::to_string(radix)}}),
           p);
     }
 }

@@ -233,6 +233,48 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
   return s;
 }
 
+// fft_rows_t: `transforms` contiguous length-n transforms, point k of transform y written to
+// out[k * transforms + y] (the transpose fused into the store; 2-D: two launches). Radix 32 by
+// default (the fewest work items per row, so the most rows per group: runs of rows float2 in the
+// store), rows = kRowsTGroup / (n / radix) up to 16 (2048: 4 rows, 32-byte runs; 1024: 8; 256,
+// 512: 16), local memory holding rows / pieces of them at once (2048: 2 turns of 2 rows, 34 KiB).
+constexpr size_t kRowsTGroup = 256;  // NVIDIA sizes register-heavy FFT kernels for 256 work items
+struct RowsTShape {
+  RadixPlan plan;
+  size_t rows, pieces;
+};
+inline RowsTShape rows_t_shape(size_t n, size_t transforms, const Knobs& k) {
+  RowsTShape s{radix_plan(n, k.radix ? k.radix : 32), 0, 1};
+  const size_t threads = n / s.plan.radix;
+  s.rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, std::min<size_t>(16, kRowsTGroup / threads));
+  s.rows = std::min(s.rows, transforms);
+  while (s.pieces < s.rows && s.rows / s.pieces * padded(n) * 8 > kLocalBytes) s.pieces *= 2;
+  if (s.rows > 16 || s.rows & (s.rows - 1) || s.pieces > static_cast<size_t>(s.plan.radix) ||
+      s.rows / s.pieces * padded(n) * 8 > kLocalBytes)
+    throw std::logic_error("fft_rows_t: no row blocking for n=" + std::to_string(n) + " rows=" + std::to_string(s.rows));
+  return s;
+}
+inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
+                                   const cl::Buffer& out) {
+  const RowsTShape sh = rows_t_shape(n, transforms, k);
+  const size_t group = n / sh.plan.radix * sh.rows;
+  std::string nv_registers;
+  if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
+    nv_registers = " -cl-nv-maxrregcount=" + std::to_string(65536 / group);
+  Stage s;
+  s.kernel = gb::session().kernel("l1/fft.cl", "fft_rows_t",
+                                  options(n, sh.plan, dir, k.twiddle) + " -DROWS_T=1 -DROWS_PER_GROUP=" +
+                                      std::to_string(sh.rows) + " -DPIECES=" + std::to_string(sh.pieces) + nv_registers);
+  s.tables.push_back(local_table(n));
+  GB_CL(s.kernel.setArg(0, in));
+  GB_CL(s.kernel.setArg(1, out));
+  GB_CL(s.kernel.setArg(2, s.tables[0]));
+  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
+  s.local = cl::NDRange(group);
+  s.global = cl::NDRange(gb::round_up(transforms, sh.rows) / sh.rows * group);
+  return s;
+}
+
 // fft_transpose: batch images of height x width -> width x height.
 constexpr size_t kTile = 32, kTileRows = 8;
 inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl::Buffer& in,

@@ -20,6 +20,7 @@
 //                   through local memory so that neighbouring work items write neighbouring points
 //   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores)
 //   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
+//   ROWS_T          1: build fft_rows_t (ROWS_PER_GROUP rows per group, PIECES turns through local memory)
 #ifndef N
 #define N 1024
 #endif
@@ -399,3 +400,92 @@ void fft_transpose(__global const float2* restrict in, __global float2* restrict
   for (int r = 0; r < TILE; r += TILE_ROWS)
     if (x < height && y + r < width) out[batch + (size_t)(y + r) * height + x] = tile[lx][ly + r];
 }
+
+// ---- fft_rows_t: ROWS_PER_GROUP transforms of N points, written transposed ------------------
+// Row r of the group (global row row0 + r, `rows` rows in all) is read contiguously and its
+// output point k written to out[k * rows + row0 + r]: a 2-D FFT is then two launches (rows of the
+// input -> columns-as-rows of a temporary -> rows of the result), the transpose fused into the
+// store. Work items t + THREADS * r (rows slowest: a row's work items are whole warps); each work
+// item keeps its row's RADIX points in registers, and the exchanges between radix passes go
+// through local memory PIECES turns of ROWS_IN_LDS rows (all ROWS_PER_GROUP rows of 2048 points
+// do not fit in 48 KiB). The store goes through local memory in PIECES chunks of RADIX / PIECES
+// outputs per work item, regrouped so that neighbouring work items write neighbouring rows:
+// runs of ROWS_PER_GROUP float2 (4 rows: one 32-byte sector). Built only with -DROWS_T=1.
+#if defined(ROWS_T) && ROWS_T
+#define ROWS_IN_LDS (ROWS_PER_GROUP / PIECES)
+#define RT_GROUP (THREADS * ROWS_PER_GROUP)
+#define RT_Q (RADIX / PIECES)                                 // outputs per work item per store chunk
+#define RT_TSTRIDE (RT_Q * THREADS + 16 / ROWS_PER_GROUP)     // row stride of the store tile
+#define RT_SPAN (ROWS_IN_LDS * ROW_SPAN > ROWS_PER_GROUP * RT_TSTRIDE ? ROWS_IN_LDS * ROW_SPAN : ROWS_PER_GROUP * RT_TSTRIDE)
+
+__kernel __attribute__((reqd_work_group_size(RT_GROUP, 1, 1)))
+void fft_rows_t(__global const float2* restrict in, __global float2* restrict out,
+                __global const float2* restrict table, const uint rows) {
+#if ROWS_IN_LDS * PIECES != ROWS_PER_GROUP || RT_Q * PIECES != RADIX || ROWS_PER_GROUP > 16
+#error "fft_rows_t: PIECES must divide ROWS_PER_GROUP and RADIX; ROWS_PER_GROUP <= 16"
+#endif
+  __local float2 lds[RT_SPAN];
+  const uint lid = get_local_id(0);
+  const uint t = lid % THREADS, r = lid / THREADS;
+  const uint piece = r / ROWS_IN_LDS;
+  const uint row0 = get_group_id(0) * ROWS_PER_GROUP;
+  const uint row = min(row0 + r, rows - 1);
+  __local float2* L = lds + (r % ROWS_IN_LDS) * ROW_SPAN;
+  float2 v[RADIX];
+
+  // Pass 0 from global memory (stride 1, no twiddles), as fft_rows.
+#pragma unroll
+  for (int i = 0; i < SUB; ++i)
+#pragma unroll
+    for (int p = 0; p < FIRST_RADIX; ++p) v[i * FIRST_RADIX + p] = in[(size_t)row * N + t + THREADS * (i + p * SUB)];
+#pragma unroll
+  for (int i = 0; i < SUB; ++i) DFT_FIRST(v + i * FIRST_RADIX);
+
+  uint ns = FIRST_RADIX;  // length of the sub-transforms done so far
+#pragma unroll
+  for (int pass = 1; pass < PASSES; ++pass) {
+#pragma unroll
+    for (int turn = 0; turn < PIECES; ++turn) {
+      if (pass > 1 || turn > 0) barrier(CLK_LOCAL_MEM_FENCE);
+      if (piece == turn) {
+        if (pass == 1) {
+#pragma unroll
+          for (int i = 0; i < SUB; ++i)
+#pragma unroll
+            for (int q = 0; q < FIRST_RADIX; ++q) L[LIDX((t + i * THREADS) * FIRST_RADIX + q)] = v[i * FIRST_RADIX + q];
+        } else {
+          const uint ns_prev = ns / RADIX, kp = t & (ns_prev - 1);
+          const uint d = (t - kp) * RADIX + kp;
+#pragma unroll
+          for (int q = 0; q < RADIX; ++q) L[LIDX(d + q * ns_prev)] = v[q];
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (piece == turn)
+#pragma unroll
+        for (int p = 0; p < RADIX; ++p) v[p] = L[LIDX(t + THREADS * p)];
+    }
+    const uint k = t & (ns - 1);
+#pragma unroll
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    DFT_MAIN(v);
+    ns *= RADIX;
+  }
+
+  // Transposed store: output k = t + THREADS * q of row r; chunk c holds q in [c RT_Q, (c+1) RT_Q)
+  // as tile[r][k - c RT_Q THREADS] (row stride padded so that reads across rows miss no bank).
+#pragma unroll
+  for (int c = 0; c < PIECES; ++c) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int q = 0; q < RT_Q; ++q) lds[r * RT_TSTRIDE + t + THREADS * q] = v[c * RT_Q + q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int m = 0; m < RT_Q; ++m) {
+      const uint e = lid + m * RT_GROUP;  // = kk * ROWS_PER_GROUP + rr
+      const uint rr = e % ROWS_PER_GROUP, kk = e / ROWS_PER_GROUP;
+      if (row0 + rr < rows) out[(size_t)(c * RT_Q * THREADS + kk) * rows + row0 + rr] = lds[rr * RT_TSTRIDE + kk] * SCALE;
+    }
+  }
+}
+#endif  // ROWS_T
