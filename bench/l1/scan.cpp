@@ -1,5 +1,6 @@
 // L1/Scan: exclusive prefix sum of n ints (wrapping uint arithmetic, exact) or floats: multi-level
-// reduce-then-scan with a local-memory or sub-group scan, and single pass with decoupled look-back.
+// reduce-then-scan with a local-memory or sub-group scan, and single pass with decoupled look-back
+// (tree scans per sub-tile, or 16 elements per work item scanned in registers).
 // Bytes per unit: 2 * n * 4 (read once, write once; the multi-level variants also re-read n).
 #include <memory>
 
@@ -11,12 +12,19 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { local, subgroup, lookback };
+enum class Variant { local, subgroup, lookback, lookback_registers };
 const char* variant_name(Variant v) {
-  static const char* names[] = {"local", "subgroup", "lookback"};
+  static const char* names[] = {"local", "subgroup", "lookback", "lookback_registers"};
   return names[static_cast<int>(v)];
 }
 
+// lookback_registers, expected on the H200: copy_fraction 0.60-0.75 (the other variants: ~0.36).
+// Their tiles pay ~70 barriers each (4 Blelloch trees of 16 steps), so a work group spends most
+// of its time synchronising rather than keeping loads in flight; here a tile of 4096 costs ~6
+// barriers, 16 local stores and loads per element for the transpose and one small raking scan,
+// which leaves the kernel near memory bound. Not 0.9 (CUB-like) because one work item looks back
+// serially through L2 (no sub-groups on NVIDIA OpenCL for a warp-wide look-back) and the transpose
+// and look-back latencies are exposed with at most 8 groups per SM.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
@@ -26,8 +34,10 @@ struct Params {
   std::string type() const { return is_int ? "int" : "float"; }
   std::string key() const { return std::string(variant_name(variant)) + type() + std::to_string(size_class); }
   // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
+  // lookback_registers keeps 16 elements per work item at every class (class 1: 64 x 16 tiles).
   size_t work_group() const { return size_class == 1 ? 64 : 256; }
-  size_t subtiles() const { return size_class == 1 ? 1 : 4; }
+  size_t subtiles() const { return size_class == 1 && variant != Variant::lookback_registers ? 1 : 4; }
+  bool is_lookback() const { return variant == Variant::lookback || variant == Variant::lookback_registers; }
   size_t tile() const { return work_group() * 4 * subtiles(); }
 };
 
@@ -93,8 +103,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->tiles = div_up(fx->n, p.tile());
   std::string options = p.is_int ? "-DTYPE=uint -DVEC=uint4" : "-DTYPE=float -DVEC=float4 -DIS_FLOAT_TYPE";
   options += " -DWG=" + std::to_string(p.work_group()) + " -DSUBTILES=" + std::to_string(p.subtiles());
-  if (p.variant == Variant::lookback) {
-    fx->lookback = s.kernel("l1/scan.cl", "scan_lookback", options);
+  if (p.is_lookback()) {
+    fx->lookback = s.kernel("l1/scan.cl", std::string("scan_") + variant_name(p.variant), options);
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
     fx->counter = gb::make_buffer(sizeof(cl_uint));
     GB_CL(s.queue().enqueueFillBuffer(fx->status, cl_ulong(0), 0, fx->tiles * sizeof(cl_ulong)));
@@ -121,7 +131,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 // Enqueues one whole scan: reduce up the levels, scan the top in one work group, scan down.
 void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
   const size_t wg = p.work_group();
-  if (p.variant == Variant::lookback) {
+  if (p.is_lookback()) {
     fx.epoch = fx.epoch % ((1u << 30) - 1) + 1;  // 1 .. 2^30-1; 0 is the zero-filled status
     GB_CL(fx.lookback.setArg(6, fx.epoch));
     b.launch(fx.lookback, cl::NDRange(fx.tiles * wg), cl::NDRange(wg));
@@ -188,13 +198,13 @@ void register_scan() {
   const auto& d = gb::session().info();
   const auto& sub = gb::device_subgroup_support();
   for (bool is_int : {true, false})  // the problem outer: variants share it
-    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback}) {
+    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers}) {
       Params p{v, is_int, size};
       const std::string name = gb::bench_name(
           "L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
       if (v == Variant::subgroup && !sub.available)
         gb::skip_variant(name, sub.reason);
-      else if (v == Variant::lookback && !d.has_extension("cl_khr_int64_base_atomics"))
+      else if (p.is_lookback() && !d.has_extension("cl_khr_int64_base_atomics"))
         gb::skip_variant(name, "no cl_khr_int64_base_atomics for the tile status words");
       else if (p.work_group() > d.max_work_group_size)
         gb::skip_variant(name, "needs work groups of " + std::to_string(p.work_group()));

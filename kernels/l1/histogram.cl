@@ -72,3 +72,28 @@ void histogram_local(__global const uchar* in, const ulong n, __global uint* bin
   }
   clear_next(next);
 }
+
+// _local_warp: one private histogram per WARP work items (8 x 256 bins, 8 KiB, for WG 256 and
+// WARP 32): a warp's atomics only contend with its own lanes, never with the other warps of the
+// group. Added to the global bins at the end like _local.
+#ifndef WARP
+#define WARP 32
+#endif
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void histogram_local_warp(__global const uchar* in, const ulong n, __global uint* bins,
+                          __global uint* next) {
+  __local uint hist[BINS * (WG / WARP)];
+  const uint lid = get_local_id(0);
+  for (uint i = lid; i < BINS * (WG / WARP); i += WG) hist[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* mine = hist + (lid / WARP) * BINS;
+#define COUNT_WARP(BIN) atomic_inc(&mine[BIN])
+  COUNT_IMAGE(COUNT_WARP)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < BINS; b += WG) {
+    uint sum = 0;
+    for (uint w = 0; w < WG / WARP; ++w) sum += hist[w * BINS + b];
+    if (sum) atomic_add(&bins[b], sum);
+  }
+  clear_next(next);
+}

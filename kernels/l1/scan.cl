@@ -222,3 +222,150 @@ ulong pack(const uint epoch, const uint flag, const TYPE value) {
 
 DEFINE_LOOKBACK(lookback, group_scan_local)
 #endif
+
+// ---- single pass, items in registers (scan_lookback_registers) --------------------------------
+// Each work item owns ITEMS = 4 * SUBTILES consecutive elements of the tile (TILE = WG * ITEMS,
+// 4096 for WG 256 and SUBTILES 4). Loads and stores stay coalesced: VEC loads as in load4 go
+// through a padded local-memory transpose (TRANSPOSE 1; 0 loads the ITEMS elements directly with
+// vload4, strided across the work items). The work item scans its elements in registers, one
+// raking scan of the WG per-item totals follows (3 barriers), then the look-back as in
+// scan_lookback. About 6 barriers per tile against ~70 for scan_lookback's 4 tree scans.
+#if defined(cl_khr_int64_base_atomics)
+#ifndef TRANSPOSE
+#define TRANSPOSE 1
+#endif
+#define ITEMS (4 * SUBTILES)
+#define TPAD(i) ((i) + ((i) >> 5))  // one spare slot per 32: the strided reads hit distinct banks
+#define RAKERS (WG < 32 ? WG : 32)
+#define SEGMENT (WG / RAKERS)
+
+// Exclusive scan of one value per work item; *total gets the sum. The first RAKERS work items
+// scan SEGMENT values each, then add the sum of the segments before theirs.
+TYPE group_scan_raking(TYPE x, __local TYPE* s, __local TYPE* segs, TYPE* total) {
+  const uint lid = get_local_id(0);
+  s[PADDED(lid)] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  TYPE own[SEGMENT];
+  TYPE seg_sum = 0;
+  if (lid < RAKERS) {
+    for (uint k = 0; k < SEGMENT; ++k) own[k] = s[PADDED(lid * SEGMENT + k)];
+    for (uint k = 0; k < SEGMENT; ++k) {
+      const TYPE v = own[k];
+      own[k] = seg_sum;
+      seg_sum += v;
+    }
+    segs[lid] = seg_sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < RAKERS) {
+    TYPE before = 0;
+    for (uint r = 0; r < RAKERS; ++r)
+      if (r < lid) before += segs[r];
+    for (uint k = 0; k < SEGMENT; ++k) s[PADDED(lid * SEGMENT + k)] = before + own[k];
+    if (lid == RAKERS - 1) segs[RAKERS] = before + seg_sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *total = segs[RAKERS];
+  return s[PADDED(lid)];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const ulong n,
+                             __global volatile ulong* status, __global volatile uint* counter,
+                             const uint tiles, const uint epoch) {
+#if TRANSPOSE
+  __local TYPE staged[TPAD(TILE)];
+#endif
+  __local TYPE scratch[LOCAL_SLOTS];
+  __local TYPE segs[RAKERS + 1];
+  __local uint ticket;
+  __local TYPE tile_prefix;
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    ticket = atomic_inc(counter);
+    if (ticket == tiles - 1) atomic_xchg(counter, 0u);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint t = ticket;
+  TYPE x[ITEMS];
+#if TRANSPOSE
+  for (uint k = 0; k < SUBTILES; ++k) {  // coalesced VEC loads, scattered into the stage
+    const VEC v = load4(in, n, t, k);
+    const uint i = k * WG * 4 + lid * 4;
+    staged[TPAD(i)] = v.s0;
+    staged[TPAD(i + 1)] = v.s1;
+    staged[TPAD(i + 2)] = v.s2;
+    staged[TPAD(i + 3)] = v.s3;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
+#else
+  for (uint k = 0; k < ITEMS; k += 4) {
+    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
+    VEC v = (VEC)(0);
+    if (i + 4 <= n) {
+      v = vload4(0, in + i);
+    } else {
+      if (i < n) v.s0 = in[i];
+      if (i + 1 < n) v.s1 = in[i + 1];
+      if (i + 2 < n) v.s2 = in[i + 2];
+    }
+    x[k] = v.s0;
+    x[k + 1] = v.s1;
+    x[k + 2] = v.s2;
+    x[k + 3] = v.s3;
+  }
+#endif
+  TYPE mine = 0;  // exclusive scan in registers
+  for (uint k = 0; k < ITEMS; ++k) {
+    const TYPE v = x[k];
+    x[k] = mine;
+    mine += v;
+  }
+  TYPE aggregate;
+  const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
+  if (lid == 0) {  // publish the aggregate at once, then look back
+    TYPE prefix = 0;
+    if (t == 0) {
+      atom_xchg(&status[0], pack(epoch, FLAG_INCLUSIVE, aggregate));
+    } else {
+      atom_xchg(&status[t], pack(epoch, FLAG_AGGREGATE, aggregate));
+      for (uint j = t - 1;;) {
+        const ulong word = status[j];
+        const uint high = (uint)(word >> 32);
+        if ((high >> 2) != epoch) continue;  // not published yet: spin
+        prefix = VALUE((uint)word) + prefix;
+        if ((high & 3u) == FLAG_INCLUSIVE) break;
+        --j;
+      }
+      atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, prefix + aggregate));
+    }
+    tile_prefix = prefix;
+  }
+#if TRANSPOSE
+  // The work item overwrites only the slots it read itself, so no barrier is needed before.
+  for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
+  barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
+  const TYPE offset = tile_prefix;
+  for (uint k = 0; k < SUBTILES; ++k) {
+    const uint i = k * WG * 4 + lid * 4;
+    const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
+    store4(out, n, t, k, v + offset);
+  }
+#else
+  barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
+  const TYPE offset = tile_prefix + excl;
+  for (uint k = 0; k < ITEMS; k += 4) {
+    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
+    const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
+    if (i + 4 <= n) {
+      vstore4(v, 0, out + i);
+    } else {
+      if (i < n) out[i] = v.s0;
+      if (i + 1 < n) out[i + 1] = v.s1;
+      if (i + 2 < n) out[i + 2] = v.s2;
+    }
+  }
+#endif
+}
+#endif
