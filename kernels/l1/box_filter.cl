@@ -3,8 +3,9 @@
 // Pixels: float (one channel), or with RGBA8 uchar4, summed exactly in uint4 and rounded as
 // (sum + AREA / 2) / AREA. Intermediate sums (TEMP): float, or ushort4 (<= 63 * 255 fits).
 // Variants: _naive (the whole window per pixel), _rows + _cols (separable, two kernels),
-// _fused (both passes over a local-memory tile of LX x (LY * ROWS) outputs), and _slide_cols +
-// _slide_rows (running sums: two reads per pixel and pass whatever the radius).
+// _fused (both passes over a local-memory tile of LX x (LY * ROWS) outputs), _slide_cols +
+// _slide_rows (running sums: two reads per pixel and pass whatever the radius), and _strip (ROWS
+// outputs down a column per work item from a register window, no local memory).
 #ifndef RADIUS
 #define RADIUS 1
 #endif
@@ -170,4 +171,39 @@ void box_filter_slide_rows(__global const TEMP* tmp, __global PIXEL* out, const 
   barrier(CLK_LOCAL_MEM_FENCE);
   __global PIXEL* dst = out + (size_t)y * width;
   for (int i = lid; i < SEGW && x0 + i < (int)width; i += WGS) dst[x0 + i] = result[PADDED(i)];
+}
+
+// ---- strip: register window down a column ------------------------------------------------------
+// Work item (x, s) writes the ROWS outputs (x, s * ROWS .. s * ROWS + ROWS - 1). It reads the
+// ROWS + 2 RADIUS input rows of its window once each, keeps their horizontal sums in registers
+// (compile-time indices after unrolling) and sums DIAMETER of them per output. No local memory, no
+// barriers: a warp's 32 neighbouring columns make each row load coalesced, and the horizontal halo
+// (x - RADIUS .. x + RADIUS) is the neighbours' pixels, served by the L1 cache. Each input pixel is
+// loaded (ROWS + 2 RADIUS) / ROWS times per output row band instead of AREA times. The host passes
+// ROWS (the fused kernel's default above does not apply to it).
+__kernel void box_filter_strip(__global const PIXEL* restrict in, __global PIXEL* restrict out,
+                               const uint width, const uint height) {
+  const int x = get_global_id(0), y0 = get_global_id(1) * ROWS;
+  if (x >= (int)width || y0 >= (int)height) return;
+  int cols[DIAMETER];
+#pragma unroll
+  for (int d = 0; d < DIAMETER; ++d) cols[d] = CLAMP_X(x - RADIUS + d);
+  SUM h[ROWS + 2 * RADIUS];
+#pragma unroll
+  for (int i = 0; i < ROWS + 2 * RADIUS; ++i) {
+    __global const PIXEL* row = in + (size_t)CLAMP_Y(y0 - RADIUS + i) * width;
+    SUM s = ZERO;
+#pragma unroll
+    for (int d = 0; d < DIAMETER; ++d) s += LOAD(row[cols[d]]);
+    h[i] = s;
+  }
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    if (y0 + r < (int)height) {
+      SUM s = ZERO;
+#pragma unroll
+      for (int d = 0; d < DIAMETER; ++d) s += h[r + d];
+      out[(size_t)(y0 + r) * width + x] = FINISH(s);
+    }
+  }
 }
