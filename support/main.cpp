@@ -27,6 +27,22 @@ std::vector<gb::DeviceInfo> infos_of(const std::vector<gb::DeviceEntry>& entries
   return infos;
 }
 
+// [{"name": ..., "reason": ...}, ...] as one context string: the variants this device cannot run.
+std::string skipped_json(const std::vector<std::pair<std::string, std::string>>& skipped) {
+  auto quoted = [](const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+    return out + "\"";
+  };
+  std::string json = "[";
+  for (const auto& [name, reason] : skipped)
+    json += (json.size() > 1 ? "," : "") + std::string("{\"name\":") + quoted(name) + ",\"reason\":" + quoted(reason) + "}";
+  return json + "]";
+}
+
 // Returns an exit code, or -1 to go on.
 int check_cpu_load(const gb::CliOptions& cli) {
   auto load = gb::read_loadavg();
@@ -98,7 +114,7 @@ int run(int argc, char** argv) {
   gb::register_all_cases();
   for (const auto& [name, reason] : gb::skipped_variants())
     std::fprintf(stderr, "skipped %s: %s\n", name.c_str(), reason.c_str());
-  benchmark::AddCustomContext("skipped_variants", std::to_string(gb::skipped_variants().size()));
+  benchmark::AddCustomContext("skipped_variants", skipped_json(gb::skipped_variants()));
 
   if (cli.warmup_s > 0) {
     // No benchmark is measured before the device clock is steady.

@@ -101,6 +101,10 @@ class Runs(unittest.TestCase):
         for key in CONTEXT_KEYS:
             self.assertIn(key, data["context"])
         self.assertEqual(len(data["context"]["device_fingerprint"]), 16)
+        skipped = json.loads(data["context"]["skipped_variants"])  # names and reasons, as a JSON list
+        self.assertIsInstance(skipped, list)
+        for entry in skipped:
+            self.assertTrue(entry["name"].startswith("L") and entry["reason"], entry)
         names = [b["name"] for b in data["benchmarks"]]
         self.assertIn("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:1/manual_time", names)
         for b in data["benchmarks"]:
