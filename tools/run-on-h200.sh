@@ -1,6 +1,6 @@
 #!/bin/sh
 # The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
-# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, bandwidth, fft_gemm, fft, gemm_goal, l1, l2)
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l0_cv, bandwidth, fft_gemm, fft, gemm_goal, l1, l2)
 # The L1 library variants (clblast, clfft, vkfft) are the peers of FFT and GEMM; photographs and
 # the cascade come from $GPU_BENCH_IMAGE_DIR when the Debian packages are not installed.
 # Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
@@ -19,6 +19,11 @@ case $part in
   l0)
     run l0 330 --benchmark_filter='^L0/' --benchmark_min_time=0.05
     run l0_reps 120 --benchmark_filter="$headline" --benchmark_min_time=0.05 --benchmark_repetitions=10 \
+      --benchmark_report_aggregates_only=true
+    sh "$(dirname "$0")/peers-h200.sh" "$out"
+    ;;
+  l0_cv)  # every L0 case with its CV over 10 repetitions, beside clpeak and torch
+    run l0_cv 480 --benchmark_filter='^L0/' --benchmark_min_time=0.05 --benchmark_repetitions=10 \
       --benchmark_report_aggregates_only=true
     sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
