@@ -6,7 +6,8 @@ import subprocess
 import tempfile
 import unittest
 
-GPU_BENCH = os.environ["GPU_BENCH"]
+from cli_support import require_device, run, strict_load
+
 COMPARE = "/usr/share/benchmark/compare.py"
 SMALL = ["--size=1", "--warmup_s=0.1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
 ONE_CASE = "--benchmark_filter=^L0/GlobalBandwidth/(copy|triad)/type:float4/access:coalesced"
@@ -17,27 +18,10 @@ CONTEXT_KEYS = ["platform", "device", "vendor", "driver_version", "device_opencl
                 "size_class"]
 
 
-def run(*args):
-    return subprocess.run([GPU_BENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def strict_load(path):
-    def reject(name):
-        raise ValueError("non-strict constant " + name)
-    with open(path) as f:
-        return json.load(f, parse_constant=reject)
-
-
-def have_device():
-    return run("--list_devices").stdout.count("\n") > 1
-
 
 class DeviceChoice(unittest.TestCase):
     def setUp(self):
-        if not have_device():
-            if os.environ.get("CI") == "true":
-                self.fail("no OpenCL device in CI")
-            self.skipTest("no OpenCL device")
+        require_device()
 
     def test_list_devices(self):
         p = run("--list_devices")
@@ -80,10 +64,7 @@ class UsageErrors(unittest.TestCase):
 
 class Runs(unittest.TestCase):
     def setUp(self):
-        if not have_device():
-            if os.environ.get("CI") == "true":
-                self.fail("no OpenCL device in CI")
-            self.skipTest("no OpenCL device")
+        require_device()
         self.tmp = tempfile.TemporaryDirectory()
 
     def tearDown(self):

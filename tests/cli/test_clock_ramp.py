@@ -5,11 +5,11 @@ warm-up length, steady rate and timeline in the JSON context."""
 import json
 import os
 import re
-import subprocess
 import tempfile
 import unittest
 
-GPU_BENCH = os.environ["GPU_BENCH"]
+from cli_support import require_device, run, strict_load
+
 ONE_CASE = "--benchmark_filter=^L0/Compute/float/width:4/size:1/"
 SMALL = ["--size=1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
 SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
@@ -17,22 +17,11 @@ ROW = re.compile(r"^\s*(\d+\.\d+)\s+(\d+)\s+(\d+(?:\.\d+)?) ?([pnumkMGTP]?)s\s+(
 VERDICT = re.compile(r"^(steady after \d+\.\d+ s at \d+(\.\d+)? ?[kMGTP]?FLOP/s|not steady within \d+\.\d+ s: .+)$")
 
 
-def run(*args, timeout=120):
-    return subprocess.run([GPU_BENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          timeout=timeout)
-
-
-def have_device():
-    return run("--list_devices").stdout.count("\n") > 1
-
 
 class ClockRamp(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not have_device():
-            if os.environ.get("CI") == "true":
-                raise AssertionError("no OpenCL device in CI")
-            raise unittest.SkipTest("no OpenCL device")
+        require_device()
         cls.proc = run("--clock_ramp")
         lines = cls.proc.stdout.strip().splitlines()
         cls.header, cls.verdict = lines[0], lines[-1]
@@ -81,10 +70,7 @@ class ClockRamp(unittest.TestCase):
 
 class WarmUp(unittest.TestCase):
     def setUp(self):
-        if not have_device():
-            if os.environ.get("CI") == "true":
-                self.fail("no OpenCL device in CI")
-            self.skipTest("no OpenCL device")
+        require_device()
         self.tmp = tempfile.TemporaryDirectory()
 
     def tearDown(self):
@@ -94,8 +80,7 @@ class WarmUp(unittest.TestCase):
         path = os.path.join(self.tmp.name, "run.json")
         p = run(ONE_CASE, *SMALL, "--benchmark_out=" + path, "--benchmark_out_format=json", *args)
         self.assertEqual(p.returncode, 0, p.stderr)
-        with open(path) as f:
-            return json.load(f)["context"]
+        return strict_load(path)["context"]
 
     def test_warmup_recorded_in_context(self):
         c = self.context("--warmup_s=1")
