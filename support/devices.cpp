@@ -111,8 +111,11 @@ DeviceSpec parse_device_spec(const std::string& device_flag, const std::string& 
 
 static bool matches(const DeviceInfo& d, const std::string& match) {
   if (match == "gpu" || match == "cpu") return d.type == match;
+  // The OpenCL version string names the implementation where the platform name does not
+  // (PoCL's platform is "Portable Computing Language", its version "OpenCL 3.0 PoCL ...").
   return lower(d.platform + " " + d.name).find(match) != std::string::npos ||
-         lower(d.vendor).find(match) != std::string::npos;
+         lower(d.vendor).find(match) != std::string::npos ||
+         lower(d.opencl_version).find(match) != std::string::npos;
 }
 
 DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, const DeviceSpec& spec) {

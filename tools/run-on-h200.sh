@@ -1,6 +1,6 @@
 #!/bin/sh
 # The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
-# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l0_cv, bandwidth, fft_gemm, fft, gemm_goal, l1, l2)
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l0_cv, bandwidth, fft_gemm, fft, gemm_goal, l1, l1_goal, l2)
 # The L1 library variants (clblast, clfft, vkfft) are the peers of FFT and GEMM; photographs and
 # the cascade come from $GPU_BENCH_IMAGE_DIR when the Debian packages are not installed.
 # Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
@@ -22,10 +22,10 @@ case $part in
       --benchmark_report_aggregates_only=true
     sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
-  l0_cv)  # every L0 case with its CV over 10 repetitions, beside clpeak and torch
-    run l0_cv 480 --benchmark_filter='^L0/' --benchmark_min_time=0.05 --benchmark_repetitions=10 \
-      --benchmark_report_aggregates_only=true
-    sh "$(dirname "$0")/peers-h200.sh" "$out"
+  l0_cv)  # every L0 case (or L0_FILTER's) with its CV over 10 repetitions, beside clpeak and torch
+    run l0_cv "${LIMIT:-480}" --benchmark_filter="${L0_FILTER:-^L0/}" --benchmark_min_time=0.05 \
+      --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+    [ "${PEERS:-1}" = 1 ] && sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
   bandwidth)
     run bandwidth 200 --benchmark_filter='^L0/GlobalBandwidth/(read/type:float16|copy/type:float4|triad/type:float4)/access:(coalesced|blocked)/' \
@@ -44,6 +44,9 @@ case $part in
     ;;
   l1)
     run l1 330 --benchmark_filter='^L1/(Histogram|BoxFilter|IntegralImage|Reduction|Scan|Transpose)/' \
+      --benchmark_min_time=0.03 ;;
+  l1_goal)  # the memory-bound goals of issue #5: every variant and shape of the five goal cases
+    run l1_goal 300 --benchmark_filter='^L1/(Histogram|Reduction|Scan|Transpose)/|^L1/BoxFilter/.*/radius:1/' \
       --benchmark_min_time=0.03 ;;
   l2)
     run l2 150 --benchmark_filter='^L2/' --benchmark_min_time=0.05 ;;

@@ -14,7 +14,9 @@ gb::DeviceInfo dev(const std::string& platform, const std::string& name, const s
 }
 
 std::vector<gb::DeviceInfo> machine() {
-  return {dev("Portable Computing Language", "pthread-skylake", "cpu"),
+  auto pocl = dev("Portable Computing Language", "pthread-skylake", "cpu");
+  pocl.opencl_version = "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-skylake";
+  return {pocl,
           dev("NVIDIA CUDA", "NVIDIA H200", "gpu"), dev("NVIDIA CUDA", "NVIDIA H100", "gpu")};
 }
 
@@ -40,6 +42,8 @@ TEST(DeviceSpec, SubstringIsCaseInsensitive) {
   EXPECT_EQ(pick("h100"), 2u);
   EXPECT_EQ(pick("computing LANGUAGE"), 0u);
 }
+
+TEST(DeviceSpec, ImplementationNameInVersionMatches) { EXPECT_EQ(pick("pocl"), 0u); }
 
 TEST(DeviceSpec, TypeWords) {
   EXPECT_EQ(pick("cpu"), 0u);
