@@ -2,7 +2,9 @@
 // kernels (rows, transpose, rows, transpose) and as two (rows, then columns in place of
 // transposes; rows_cols_wide: more columns per work group than local memory holds at once):
 // what splitting into kernels and access runs cost; rows_transposed: two launches of one row
-// kernel that stores its output transposed. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
+// kernel that stores its output transposed; rows_cols_split: the column FFT as two global passes
+// (n = p1 x p2, four-step along the columns) so that every access is a run of 16+ columns.
+// 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -14,9 +16,9 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed };
+enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed, rows_cols_split };
 const char* shape_name(Shape s) {
-  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide", "rows_transposed"};
+  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide", "rows_transposed", "rows_cols_split"};
   return names[static_cast<int>(s)];
 }
 
@@ -36,13 +38,41 @@ fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
   return k;
 }
 
+// rows_cols_split: the column FFT of n points as two global passes of p1 then p2 = n / p1 points
+// (fft_cols with the columns interleaved: pass 1 reads points y1 + p2 n1, pass 2 twiddles and
+// finishes), each work group taking cols_per_group adjacent columns, so every read and write is a
+// run of that many float2 (64: 512 bytes) and a group holds only p points of each column (64 x 64
+// points: 35 KiB of local memory, 4 x 64 = 256 work items at radix 16), not whole 2048-point
+// columns. The 32 MiB intermediate mostly stays in the H200's L2: the third pass is L2 traffic.
+// p1 = the larger half of log2 n (2048 = 64 x 32); columns: 64 within 256 work items.
+// Prediction, 2048 x 2048 forward on the H200 (unmeasured): the row pass as rows_cols's (~20-22 us,
+// compute and local-memory bound like the 1-D batched rows at ~11-12 TFLOP/s of its own flops),
+// each column pass 64 MiB of L2 traffic in 512-byte runs (L2 streams 10-11 TB/s of reads; with
+// the writes and some write-back to DRAM ~6-8 TB/s) plus two short transforms per point, ~10-14 us
+// each (the second also two table loads and a product per point for its twiddle), and one more
+// launch gap: 45-62 us in all, ~52 us most likely (8.9 TFLOP/s, 0.92-1.26x VkFFT's 56.9 us; the
+// goal, 0.8x, is 71 us). Risk: the pass adds a third 32 MiB buffer to the working set (in, a, b,
+// out: 128 MiB against a 60 MB L2), so a column pass may run nearer DRAM speed (~14 us).
+constexpr size_t kSplitColumns = 64, kSplitGroup = 256;
+size_t split_first(size_t n) { return size_t(1) << (fft::log2_of(n) + 1) / 2; }
+fft::Knobs split_knobs(size_t n, size_t first, size_t cols = 0, int radix = 0) {
+  fft::Knobs k;
+  k.radix = radix;
+  size_t threads = 0;  // the wider of the two passes' work items per column
+  for (size_t len : {first, n / first}) threads = std::max(threads, len / fft::radix_plan(len, radix).radix);
+  k.cols_per_group = cols ? cols : std::max<size_t>(1, std::min(kSplitColumns, kSplitGroup / threads));
+  return k;
+}
+
 struct Params {
   fft::Problem problem;
   Shape shape;
   int size_class;
-  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide; rows_transposed: fft_rows_t's knobs
+  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide (and _split); rows_transposed: fft_rows_t's knobs
+  size_t split = 0;       // rows_cols_split: p1, the first column pass's length
   std::string key() const {
-    return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key();
+    return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key() + "/" +
+           std::to_string(split);
   }
 };
 
@@ -52,8 +82,8 @@ struct Params {
 // as many adjacent columns per work group as local memory holds (2048 x 2048: 2, runs of 16 bytes,
 // half of each 32-byte sector); rows_cols_wide takes cols_knobs.cols_per_group adjacent columns
 // (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
-fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, const cl::Buffer& in,
-                            const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
+fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split,
+                            const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
   fft::Knobs k;
   k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);  // one kernel per length: the table
   fft::Pipeline pl;
@@ -66,7 +96,8 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     // writes the same number of 32-byte sectors in 8 lines per warp store instead of 2, plus a
     // second turn of each local exchange (2 of the 4 rows at a time): about 25-30 us per pass,
     // 50-60 us in all (0.95-1.1x VkFFT's 56.7 us), against rows_cols_wide's best 82.4 us whose
-    // column pass reads and writes in 32-byte runs.
+    // column pass reads and writes in 32-byte runs. Measured since: 99 us (0.57x); its store runs
+    // of 4 float2 (32 bytes) the likely limit, and 8+ rows exceed 256 work items.
     if (p.batch != 1) throw std::logic_error("rows_transposed: one 2-D transform per run");
     fft::Knobs kt = cols_knobs;
     kt.twiddle = k.twiddle;
@@ -75,6 +106,16 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     return pl;
   }
   pl.stages.push_back(fft::rows_stage(p.nx, p.ny * p.batch, p.dir, k, in, a));
+  if (shape == Shape::rows_cols_split) {
+    // a -> b: p1-point transforms of points y1 + p2 n1 (no twiddle); b -> out: twiddled p2-point
+    // transforms; both as 1-D Stockham passes over columns interleaved nx apart.
+    fft::Knobs kc = cols_knobs;
+    kc.twiddle = k.twiddle;
+    const size_t p1 = split, p2 = p.ny / split;
+    pl.stages.push_back(fft::cols_stage(p1, p2, 1, p.batch, false, p.dir, kc, a, b, p.nx));
+    pl.stages.push_back(fft::cols_stage(p2, p1, p1, p.batch, true, p.dir, kc, b, out, p.nx));
+    return pl;
+  }
   if (shape == Shape::pipeline4) {
     pl.stages.push_back(fft::transpose_stage(p.nx, p.ny, p.batch, a, b));
     pl.stages.push_back(fft::rows_stage(p.ny, p.nx * p.batch, p.dir, k, b, a));
@@ -101,10 +142,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->input = fft::make_input(p.problem);
   fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
   for (cl::Buffer* buf : {&fx->out, &fx->a, &fx->b, &fx->round_trip}) *buf = gb::make_buffer(p.problem.bytes());
-  fx->pipeline = make_pipeline(p.problem, p.shape, p.cols_knobs, fx->in, fx->out, fx->a, fx->b);
+  fx->pipeline = make_pipeline(p.problem, p.shape, p.cols_knobs, p.split, fx->in, fx->out, fx->a, fx->b);
   fft::Problem back = p.problem;
   back.dir = fft::opposite(p.problem.dir);
-  fx->back = make_pipeline(back, p.shape, p.cols_knobs, fx->out, fx->round_trip, fx->a, fx->b);
+  fx->back = make_pipeline(back, p.shape, p.cols_knobs, p.split, fx->out, fx->round_trip, fx->a, fx->b);
   if (auto why = fx->pipeline.unsupported(); !why.empty()) throw std::runtime_error(why);
   return fx;
 }
@@ -141,9 +182,17 @@ void add(const std::string& name, const Params& p) {
     const size_t wg = p.problem.ny / fft::radix_plan(p.problem.ny, p.cols_knobs.radix).radix * p.cols_knobs.cols_per_group;
     if (wg > gb::session().info().max_work_group_size) why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
   }
+  if (why.empty() && p.shape == Shape::rows_cols_split) {
+    // Each column pass: p / radix work items per column; p columns' points in local memory.
+    for (size_t len : {p.split, p.problem.ny / p.split}) {
+      const size_t wg = len / fft::radix_plan(len, p.cols_knobs.radix).radix * p.cols_knobs.cols_per_group;
+      if (wg > gb::session().info().max_work_group_size) why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
+      if (p.cols_knobs.cols_per_group > fft::local_points() / len) why = "columns above what local memory holds";
+    }
+  }
   if (why.empty() && gb::selected_by_filter(name)) {
     const cl::Buffer probe = gb::make_buffer(16);
-    why = make_pipeline(p.problem, p.shape, p.cols_knobs, probe, probe, probe, probe).unsupported();
+    why = make_pipeline(p.problem, p.shape, p.cols_knobs, p.split, probe, probe, probe, probe).unsupported();
   }
   if (!why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
@@ -152,9 +201,14 @@ void add(const std::string& name, const Params& p) {
 void register_fft2d() {
   const int size = gb::session().size_class();
   for (size_t n : fft::sizes_2d(size))
-    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed})
+    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed,
+                        Shape::rows_cols_split})
       for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
         Params p{fft::problem_2d(n, dir), shape, size, shape == Shape::rows_cols_wide ? wide_knobs(n) : fft::Knobs{}};
+        if (shape == Shape::rows_cols_split) {
+          p.split = split_first(n);
+          p.cols_knobs = split_knobs(n, p.split);
+        }
         add(fft::name(shape_name(shape), p.problem, size), p);
       }
 
@@ -181,6 +235,25 @@ void register_fft2d() {
       add(fft::name("rows_transposed_sweep", p.problem, size, {{"rows", std::to_string(rows)}, {"radix", std::to_string(radix)}}),
           p);
     }
+
+  // rows_cols_split at the largest size: columns per group (the run length: 128 to 512 bytes), the
+  // split's order (p1 x p2: which pass carries the twiddle) and radix 8 for the 64-point pass
+  // (8 x 8, half the registers per work item, twice the work items: 32 columns in 256).
+  struct SplitSweep {
+    size_t first, cols;
+    int radix;
+  };
+  const size_t p1 = split_first(n);
+  for (const SplitSweep& sw : {SplitSweep{p1, 16, 0}, SplitSweep{p1, 32, 0}, SplitSweep{n / p1, 64, 0},
+                               SplitSweep{p1, 32, 8}}) {  // the default (p1, 64 columns) is rows_cols_split
+    Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_split, size, split_knobs(n, sw.first, sw.cols, sw.radix)};
+    p.split = sw.first;
+    add(fft::name("rows_cols_split_sweep", p.problem, size,
+                  {{"split", std::to_string(sw.first) + "x" + std::to_string(n / sw.first)},
+                   {"cols", std::to_string(sw.cols)},
+                   {"radix", sw.radix ? std::to_string(sw.radix) : std::string("auto")}}),
+        p);
+  }
 }
 GB_CASE(register_fft2d);
 

@@ -191,9 +191,13 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
 
 // fft_cols: one global Stockham pass of p points per column over batch members of stride * p
 // points: columns j < stride, twiddled (1-D passes after the first) or not (2-D columns).
-inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool twiddled, Dir dir,
-                        const Knobs& k, const cl::Buffer& in, const cl::Buffer& out) {
+// interleave > 1: `interleave` transforms whose points lie interleave apart (the columns of a 2-D
+// array that wide, split into global passes): stride and ns count points of one transform, the
+// kernel's column index is then block * interleave + x, adjacent x adjacent in memory.
+inline Stage cols_stage(size_t p, size_t stride_points, size_t ns_points, size_t batch, bool twiddled, Dir dir,
+                        const Knobs& k, const cl::Buffer& in, const cl::Buffer& out, size_t interleave = 1) {
   const RadixPlan plan = radix_plan(p, k.radix);
+  const size_t stride = stride_points * interleave, ns = ns_points * interleave;
   // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
   // By default as many columns as local memory holds; k.cols_per_group asks for more (or fewer),
   // local memory then holding them in `pieces` turns (not with the contiguous store).
@@ -202,7 +206,7 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
   const size_t cols = k.cols_per_group ? k.cols_per_group : std::min({stride, fit, ns > 1 ? ns : stride});
   const size_t pieces = fit == 0 ? 0 : std::max<size_t>(1, cols / fit), threads = p / plan.radix;
   if (cols == 0 || pieces == 0 || stride % cols != 0 || (ns > 1 && ns < cols) || cols % pieces != 0 ||
-      (contiguous && pieces > 1))
+      (contiguous && pieces > 1) || (interleave & (interleave - 1)))
     throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride) +
                            " cols=" + std::to_string(cols));
   Stage s;
@@ -216,8 +220,9 @@ inline Stage cols_stage(size_t p, size_t stride, size_t ns, size_t batch, bool t
       "l1/fft.cl", "fft_cols",
       options(p, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(cols) +
           " -DPIECES=" + std::to_string(pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
-          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0") + nv_registers);
-  const size_t period = ns * p;
+          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0") +
+          (interleave > 1 ? " -DINTERLEAVE_LOG2=" + std::to_string(log2_of(interleave)) : std::string()) + nv_registers);
+  const size_t period = ns_points * p;  // of the inter-pass twiddle: within one transform
   s.tables.push_back(local_table(p));
   s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
   GB_CL(s.kernel.setArg(0, in));

@@ -18,6 +18,9 @@
 //   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
 //   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
 //                   through local memory so that neighbouring work items write neighbouring points
+//   INTERLEAVE_LOG2 fft_cols: log2 of how many transforms lie interleaved, point-wise (the columns of
+//                   a 2-D array that wide: column j = point-block * width + x); the host scales stride
+//                   and ns by the width, so only the inter-pass twiddle needs to drop x (0: none)
 //   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores)
 //   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
 //   ROWS_T          1: build fft_rows_t (ROWS_PER_GROUP rows per group, PIECES turns through local memory)
@@ -56,6 +59,9 @@
 #endif
 #ifndef STORE_CONTIGUOUS
 #define STORE_CONTIGUOUS 0
+#endif
+#ifndef INTERLEAVE_LOG2
+#define INTERLEAVE_LOG2 0
 #endif
 #ifndef LDS_PAD
 #define LDS_PAD 1
@@ -291,6 +297,8 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // the barriers, the data of every column staying in its work items' registers meanwhile.
 // Local layout: point m of column c at m * COLS_IN_LDS + c mod COLS_IN_LDS. STORE_CONTIGUOUS
 // regroups column-major ([c][q], one more float2 per column against bank conflicts).
+// Interleaved transforms (INTERLEAVE_LOG2, the 2-D column FFT split into global passes): stride
+// and ns_global come multiplied by the width, so neighbouring j are neighbouring x of one row.
 #define COLS_IN_LDS (COLS_PER_GROUP / PIECES)
 #if COLS_IN_LDS * PIECES != COLS_PER_GROUP
 #error "PIECES must divide COLS_PER_GROUP"
@@ -322,7 +330,8 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
       const uint n = t + THREADS * (i + p * SUB);
       v[i * FIRST_RADIX + p] = in[base + j + (size_t)n * stride];
 #if GLOBAL_TWIDDLE
-      v[i * FIRST_RADIX + p] = cmul(v[i * FIRST_RADIX + p], global_twiddle(kg * n, log2_period, split, global_table));
+      v[i * FIRST_RADIX + p] =
+          cmul(v[i * FIRST_RADIX + p], global_twiddle((kg >> INTERLEAVE_LOG2) * n, log2_period, split, global_table));
 #endif
     }
 #pragma unroll
