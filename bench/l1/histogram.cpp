@@ -1,5 +1,6 @@
 // L1/Histogram: 256-bin histogram of an 8-bit image with global atomics per pixel, or private
-// histograms in local memory (one, 8 interleaved copies, or one per warp of 32) merged at the end;
+// histograms in local memory (one, 8 interleaved copies, one per warp of 32, or one per lane of a
+// warp: 32 or 16 copies interleaved word by word) merged at the end;
 // on a photograph, uniform noise, and a flat image where every atomic collides. Bytes per unit:
 // one per pixel.
 #include <memory>
@@ -12,10 +13,11 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { global, local, local_replicated, local_warp };
+enum class Variant { global, local, local_replicated, local_warp, local_lanes, local_lanes16 };
 enum class Input { photo, noise, flat };
 const char* variant_name(Variant v) {
-  static const char* names[] = {"global", "local", "local_replicated", "local_warp"};
+  static const char* names[] = {"global", "local", "local_replicated", "local_warp", "local_lanes",
+                                "local_lanes16"};
   return names[static_cast<int>(v)];
 }
 const char* input_name(Input i) {
@@ -32,6 +34,15 @@ constexpr size_t kWarp = 32;         // local_warp: work items per private histo
 // Per-warp copies take away the contention between the 8 warps of a group on the same bin words,
 // but not the bank conflicts of 32 random bins within one warp (about 3-4 lanes per bank), so the
 // gain is modest; photo and flat (warp-aggregated same-address atomics) should stay near local.
+// local_lanes (run 8 on the H200: local_warp reached 0.55 on noise, local_replicated 0.57, so
+// per-warp copies bought nothing and the limit is within the warp): a warp's random bins hit
+// ~3.5 lanes per bank at worst, i.e. ~9 atomics per clock per SM, the rate measured (2.3 T
+// pixels/s over 132 SMs at 1.98 GHz). One copy per lane puts the warp's 32 atomics in 32 banks.
+// Expected on noise: 0.80-0.95 of copy (up to 32 atomics per clock per SM; reading the image
+// alone, as the flat image shows, reaches 1.0); local_lanes16 (2-way at most) 0.70-0.85. Photo
+// and flat should stay at 0.95-1.0. 32 KiB per group: kLaneGroupsPerComputeUnit groups fit in
+// an SM's 228 KiB (1 KiB reserved per group), so the grid is one full wave.
+constexpr size_t kLaneGroupsPerComputeUnit = 6;
 constexpr uint8_t kFlatValue = 77;   // the one value of the flat image
 const char* const kPhoto = "camera.png";  // scikit-image's 512 x 512 gray photograph
 
@@ -105,9 +116,16 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     entry = "histogram_local_warp";
     options += " -DWARP=" + std::to_string(kWarp);
   }
+  size_t groups_per_unit = kGroupsPerComputeUnit;
+  if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16) {
+    entry = "histogram_local_lanes";
+    const bool wide = p.variant == Variant::local_lanes;
+    options += std::string(" -DLANES=") + (wide ? "32" : "16");
+    if (wide) groups_per_unit = kLaneGroupsPerComputeUnit;
+  }
   fx->kernel = s.kernel("l1/histogram.cl", entry, options);
   fx->groups = std::max<size_t>(1, std::min((pb.pixels / 16 + kWorkGroup - 1) / kWorkGroup,
-                                            s.info().compute_units * kGroupsPerComputeUnit));
+                                            s.info().compute_units * groups_per_unit));
   GB_CL(fx->kernel.setArg(0, fx->in));
   GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(pb.pixels)));
   return fx;
@@ -148,7 +166,8 @@ void run(benchmark::State& state, const Params& p) {
 void register_histogram() {
   const int size = gb::session().size_class();
   for (Input in : {Input::photo, Input::noise, Input::flat})  // the problem outer: variants share it
-    for (Variant v : {Variant::global, Variant::local, Variant::local_replicated, Variant::local_warp}) {
+    for (Variant v : {Variant::global, Variant::local, Variant::local_replicated, Variant::local_warp,
+                      Variant::local_lanes, Variant::local_lanes16}) {
       Params p{v, in, size};
       const std::string name = gb::bench_name(
           "L1/Histogram", {{"", variant_name(v)}, {"input", input_name(in)}, {"size", std::to_string(size)}});
