@@ -30,6 +30,16 @@ std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const Band
   return sums;
 }
 
+std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_t width, size_t work_items) {
+  std::vector<double> sums(work_items, 0.0);
+  const size_t elements = in.size() / width;
+  for (size_t e = 0; e < elements; ++e) {
+    const Eigen::Map<const Eigen::VectorXf> lanes(in.data() + e * width, static_cast<Eigen::Index>(width));
+    sums[e % work_items] += lanes.cast<double>().sum();
+  }
+  return sums;
+}
+
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width) {
   std::vector<float> out(floats);
   for (size_t f = 0; f < floats; ++f) {

@@ -17,6 +17,8 @@ struct BandwidthLayout {
 
 // The sum each work item's loads produce (in double).
 std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const BandwidthLayout& l);
+// The persistent read: work item g sums elements g, g + work_items, ... (width floats each).
+std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_t width, size_t work_items);
 // What global_bandwidth_write stores: scrambled(element index) + lane, in float, as the kernel.
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width);
 // a = b + scalar * c

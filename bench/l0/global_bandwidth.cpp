@@ -1,5 +1,6 @@
 // L0/GlobalBandwidth: streaming read, write, copy and STREAM triad over buffers far past the last
-// cache level. Bytes per unit: read n (+ one float per work item), write n, copy 2n, triad 3n.
+// cache level, and a persistent read (a resident grid walking the buffer, groups per compute unit
+// swept). Bytes per unit: read n (+ one float per work item), write n, copy 2n, triad 3n.
 #include <memory>
 
 #include "gpu_bench.hpp"
@@ -13,9 +14,9 @@ const char* op_name(Op op) {
   static const char* names[] = {"read", "write", "copy", "triad"};
   return names[static_cast<int>(op)];
 }
-enum class Access { coalesced, blocked, strided };
+enum class Access { coalesced, blocked, strided, persistent };
 const char* access_name(Access a) {
-  static const char* names[] = {"coalesced", "blocked", "strided"};
+  static const char* names[] = {"coalesced", "blocked", "strided", "persistent"};
   return names[static_cast<int>(a)];
 }
 int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
@@ -27,6 +28,13 @@ constexpr int kWidths[] = {1, 2, 4, 8, 16};
 constexpr size_t kBytesPerWorkItem = 64, kReadsPerWorkItem = 16;
 constexpr size_t kDefaultLocal = 256;
 constexpr float kTriadScalar = 0.4f;
+// Persistent read: work groups of kDefaultLocal per compute unit. Expected on the H200 (float16,
+// 1 GiB): 4.39-4.42 TB/s against the one-shot grid's 4.35 and clpeak's 4.38 (reads only): a
+// 250 us kernel loses ~1% to its last partial wave of groups and the refill between launches
+// (2 GiB buffers, halving that share, gave 4.39); a resident grid has no tail wave. 8 per CU
+// (2048 work items, the SM's limit) if registers allow, 4 if four float16 accumulators halve
+// occupancy; 16 starts a second wave.
+constexpr size_t kPersistentGroupsPerUnit[] = {4, 8, 16};
 
 struct Params {
   Op op;
@@ -34,6 +42,7 @@ struct Params {
   Access access;
   gb::WorkGroup wg;
   int size_class;
+  size_t groups_per_unit = 0;  // persistent: the grid, in work groups per compute unit
 
   std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
   size_t items() const {
@@ -41,7 +50,7 @@ struct Params {
   }
   std::string key() const {
     return std::string(op_name(op)) + type() + access_name(access) + wg.label() +
-           std::to_string(size_class);
+           std::to_string(size_class) + "/" + std::to_string(groups_per_unit);
   }
 };
 
@@ -98,12 +107,16 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   fx->problem = &pb;
-  fx->work_items = pb.floats / p.width / p.items();
+  const bool persistent = p.access == Access::persistent;
+  const size_t elements = pb.floats / p.width;
+  fx->work_items = persistent ? std::min(elements, s.info().compute_units * p.groups_per_unit * p.wg.x)
+                              : elements / p.items();
   std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
                         " -DITEMS=" + std::to_string(p.items()) + (p.access == Access::strided  ? " -DSTRIDED"
                          : p.access == Access::blocked ? " -DBLOCKED"
                                                        : "");
-  fx->kernel = s.kernel("l0/global_bandwidth.cl", std::string("global_bandwidth_") + op_name(p.op), options);
+  fx->kernel = s.kernel("l0/global_bandwidth.cl",
+                        std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""), options);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
   fx->a = gb::make_buffer(p.op == Op::read ? fx->work_items * sizeof(float) : pb.bytes);
@@ -127,7 +140,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       GB_CL(k.setArg(arg++, kTriadScalar));
       break;
   }
-  GB_CL(k.setArg(arg, n));
+  GB_CL(k.setArg(arg, persistent ? static_cast<cl_ulong>(elements) : n));
   return fx;
 }
 
@@ -137,6 +150,9 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   switch (p.op) {
     case Op::read: {
       auto sums = gb::download<float>(fx.a, fx.work_items);
+      if (p.access == Access::persistent)
+        return gb::check_relative(sums, ref::bandwidth_read_sums_grid(pb.input_b, p.width, fx.work_items), 1e-5,
+                                  "read sums");
       ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items,
                                   p.access == Access::strided, p.access == Access::blocked ? p.wg.x : 0};
       return gb::check_relative(sums, ref::bandwidth_read_sums(pb.input_b, layout), 1e-5, "read sums");
@@ -181,7 +197,7 @@ void run(benchmark::State& state, const Params& p) {
 void register_global_bandwidth() {
   const int size = gb::session().size_class();
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
-  for (Op op : {Op::read, Op::write, Op::copy, Op::triad})
+  for (Op op : {Op::read, Op::write, Op::copy, Op::triad}) {
     for (int width : kWidths)
       for (Access access : {Access::coalesced, Access::blocked, Access::strided}) {
         Params p{op, width, access, fixed, size};
@@ -191,6 +207,20 @@ void register_global_bandwidth() {
                                                                  {"size", std::to_string(size)}}),
                           [p](benchmark::State& st) { run(st, p); });
       }
+    if (op != Op::read) continue;
+    // The persistent read, float4 and float16, over the grid's groups per compute unit (next to
+    // the other reads: they share the uploaded input).
+    for (int width : {4, 16})
+      for (size_t groups : kPersistentGroupsPerUnit) {
+        Params p{Op::read, width, Access::persistent, fixed, size, groups};
+        gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth", {{"", "read"},
+                                                                 {"type", p.type()},
+                                                                 {"access", "persistent"},
+                                                                 {"groups_per_cu", std::to_string(groups)},
+                                                                 {"size", std::to_string(size)}}),
+                          [p](benchmark::State& st) { run(st, p); });
+      }
+  }
   // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size.
   auto& s = gb::session();
   cl::Kernel probe = s.kernel("l0/global_bandwidth.cl", "global_bandwidth_copy", "-DTYPE=float4 -DWIDTH=4 -DITEMS=4");

@@ -7,6 +7,7 @@
 #include "reference/atomics.hpp"
 #include "reference/compile_time.hpp"
 #include "reference/enqueue_overhead.hpp"
+#include "reference/global_bandwidth.hpp"
 #include "reference/image_read.hpp"
 #include "reference/local_memory.hpp"
 #include "reference/memory_hierarchy.hpp"
@@ -25,6 +26,16 @@ TEST(SattoloCycle, IsOneCycleThroughEveryNode) {
     EXPECT_EQ(p, 0u);
     EXPECT_EQ(ref::chase(next, 0, n), 0u);
   }
+}
+
+TEST(BandwidthReadSums, GridWalkMatchesTheCoalescedLayoutAndTakesARaggedEnd) {
+  std::vector<float> in(2 * 12);  // 12 float2 elements
+  std::iota(in.begin(), in.end(), 1.0f);
+  // 4 work items, 3 elements each: the grid walk is the coalesced layout.
+  EXPECT_EQ(ref::bandwidth_read_sums_grid(in, 2, 4), ref::bandwidth_read_sums(in, {2, 3, 4, false}));
+  // 5 work items: items 0 and 1 take 3 elements, the others 2. Element e holds 4e + 3.
+  const std::vector<double> ragged = {3 + 23 + 43, 7 + 27 + 47, 11 + 31, 15 + 35, 19 + 39};
+  EXPECT_EQ(ref::bandwidth_read_sums_grid(in, 2, 5), ragged);
 }
 
 TEST(SattoloCycle, DependsOnSeed) { EXPECT_NE(ref::sattolo_cycle(64, 1), ref::sattolo_cycle(64, 2)); }
