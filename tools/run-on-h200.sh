@@ -1,6 +1,6 @@
 #!/bin/sh
 # The runs behind docs/PERFORMANCE.md, on a lent NVIDIA machine: gpu_bench on the first GPU and
-# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l0_cv, bandwidth, fft_gemm, fft, gemm_goal, l1, l1_goal, l2)
+# the peers in the same call. Usage: tools/run-on-h200.sh PART OUTDIR   (PART: l0, l0_cv, bandwidth, fft_gemm, fft, gemm_goal, l1, l1_goal, goals, l2)
 # The L1 library variants (clblast, clfft, vkfft) are the peers of FFT and GEMM; photographs and
 # the cascade come from $GPU_BENCH_IMAGE_DIR when the Debian packages are not installed.
 # Expects ./gpu_bench (or $GPU_BENCH); writes JSON and text under OUTDIR, prints a table last.
@@ -48,6 +48,15 @@ case $part in
   l1_goal)  # the memory-bound goals of issue #5: every variant and shape of the five goal cases
     run l1_goal 300 --benchmark_filter='^L1/(Histogram|Reduction|Scan|Transpose)/|^L1/BoxFilter/.*/radius:1/' \
       --benchmark_min_time=0.03 ;;
+  goals)  # the goals still missed, in one call: float16 read beside clpeak, 2-D FFT 2048^2, scan,
+          # histogram, box filter radius 1 (their best variants and the new ones)
+    run read 150 --benchmark_filter='^L0/GlobalBandwidth/read/type:float16/access:(coalesced|blocked|persistent)' \
+      --benchmark_min_time=0.05 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+    sh "$(dirname "$0")/peers-h200.sh" "$out" --global-bandwidth
+    run fft2d 150 --benchmark_filter='^L1/FFT2D/(rows_cols_split|rows_cols_wide_sweep|vkfft).*n:2048x2048' \
+      --benchmark_min_time=0.05
+    run l1_goals 200 --benchmark_filter='^L1/(Histogram/local|Scan/|BoxFilter/(fused|strip).*/radius:1/)' \
+      --benchmark_min_time=0.05 ;;
   l2)
     run l2 150 --benchmark_filter='^L2/' --benchmark_min_time=0.05 ;;
 esac
