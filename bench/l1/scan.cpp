@@ -1,6 +1,7 @@
 // L1/Scan: exclusive prefix sum of n ints (wrapping uint arithmetic, exact) or floats: multi-level
 // reduce-then-scan with a local-memory or sub-group scan, and single pass with decoupled look-back
-// (tree scans per sub-tile, or 16 elements per work item scanned in registers).
+// (tree scans per sub-tile, or 16 elements per work item scanned in registers, looking back one
+// predecessor at a time or, lookback_window, a window of 32 per step).
 // Bytes per unit: 2 * n * 4 (read once, write once; the multi-level variants also re-read n).
 #include <memory>
 
@@ -12,9 +13,9 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { local, subgroup, lookback, lookback_registers };
+enum class Variant { local, subgroup, lookback, lookback_registers, lookback_window };
 const char* variant_name(Variant v) {
-  static const char* names[] = {"local", "subgroup", "lookback", "lookback_registers"};
+  static const char* names[] = {"local", "subgroup", "lookback", "lookback_registers", "lookback_window"};
   return names[static_cast<int>(v)];
 }
 
@@ -25,6 +26,13 @@ const char* variant_name(Variant v) {
 // which leaves the kernel near memory bound. Not 0.9 (CUB-like) because one work item looks back
 // serially through L2 (no sub-groups on NVIDIA OpenCL for a warp-wide look-back) and the transpose
 // and look-back latencies are exposed with at most 8 groups per SM.
+// lookback_window, expected on the H200: copy_fraction 0.6-0.8 if the serial walk is the limit
+// (every variant measured 0.36-0.38, lookback_registers too): a late tile walks back through
+// hundreds of aggregates, one dependent L2 load each, and stays resident for tens of us; 32 status
+// words per step cut that ~32-fold. If it stays ~0.37 the walk was not the limit, and the bound is
+// what all variants share: each tile's serial chain (ticket atomic, loads, barriers, stores)
+// against the few tiles resident per SM, or load4/store4's code (vload4 may not become 128-bit
+// loads). Next: Nsight Compute's stall reasons, achieved occupancy and the SASS of the loads.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
@@ -34,10 +42,11 @@ struct Params {
   std::string type() const { return is_int ? "int" : "float"; }
   std::string key() const { return std::string(variant_name(variant)) + type() + std::to_string(size_class); }
   // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
-  // lookback_registers keeps 16 elements per work item at every class (class 1: 64 x 16 tiles).
+  // The register variants keep 16 elements per work item at every class (class 1: 64 x 16 tiles).
   size_t work_group() const { return size_class == 1 ? 64 : 256; }
-  size_t subtiles() const { return size_class == 1 && variant != Variant::lookback_registers ? 1 : 4; }
-  bool is_lookback() const { return variant == Variant::lookback || variant == Variant::lookback_registers; }
+  bool in_registers() const { return variant == Variant::lookback_registers || variant == Variant::lookback_window; }
+  size_t subtiles() const { return size_class == 1 && !in_registers() ? 1 : 4; }
+  bool is_lookback() const { return variant == Variant::lookback || in_registers(); }
   size_t tile() const { return work_group() * 4 * subtiles(); }
 };
 
@@ -198,7 +207,8 @@ void register_scan() {
   const auto& d = gb::session().info();
   const auto& sub = gb::device_subgroup_support();
   for (bool is_int : {true, false})  // the problem outer: variants share it
-    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers}) {
+    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers,
+                      Variant::lookback_window}) {
       Params p{v, is_int, size};
       const std::string name = gb::bench_name(
           "L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});

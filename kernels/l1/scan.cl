@@ -5,7 +5,7 @@
 // their prefix by decoupled look-back over the tiles before them.
 // The group-wide scan is a work-efficient Blelloch tree in local memory (_local) or sub-group scans
 // (_subgroup). Knobs: TYPE/VEC (uint/uint4 for ints: wrapping, exact; or float/float4), WG (a power
-// of two), SUBTILES.
+// of two), SUBTILES; for the register variants below TRANSPOSE and LOOKBACK_WINDOW.
 #ifndef TYPE
 #define TYPE float
 #define VEC float4
@@ -341,6 +341,164 @@ void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const 
       atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, prefix + aggregate));
     }
     tile_prefix = prefix;
+  }
+#if TRANSPOSE
+  // The work item overwrites only the slots it read itself, so no barrier is needed before.
+  for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
+  barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
+  const TYPE offset = tile_prefix;
+  for (uint k = 0; k < SUBTILES; ++k) {
+    const uint i = k * WG * 4 + lid * 4;
+    const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
+    store4(out, n, t, k, v + offset);
+  }
+#else
+  barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
+  const TYPE offset = tile_prefix + excl;
+  for (uint k = 0; k < ITEMS; k += 4) {
+    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
+    const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
+    if (i + 4 <= n) {
+      vstore4(v, 0, out + i);
+    } else {
+      if (i < n) out[i] = v.s0;
+      if (i + 1 < n) out[i + 1] = v.s1;
+      if (i + 2 < n) out[i + 2] = v.s2;
+    }
+  }
+#endif
+}
+#endif
+
+// ---- single pass, items in registers, look-back in windows (scan_lookback_window) -------------
+// As scan_lookback_registers (left as it is, for comparison), but the whole work group looks back:
+// each step reads LOOKBACK_WINDOW status words at once (work items lid < LOOKBACK_WINDOW read
+// status[j - lid]) instead of one dependent L2 round trip per predecessor. NVIDIA's OpenCL has no
+// sub-groups for a CUB-like warp-wide look-back, so the window is found with local atomics and
+// summed with a short tree in local memory, all work items in uniform control flow.
+#if defined(cl_khr_int64_base_atomics)
+#ifndef LOOKBACK_WINDOW
+#define LOOKBACK_WINDOW (WG < 32 ? WG : 32)
+#endif
+#if LOOKBACK_WINDOW < 2 || LOOKBACK_WINDOW > WG || (LOOKBACK_WINDOW & (LOOKBACK_WINDOW - 1))
+#error "LOOKBACK_WINDOW must be a power of two from 2 to WG"
+#endif
+
+// *prefix = the sum of tiles 0 .. t-1 (t >= 1); every work item must call it. The running sum
+// stays in local memory, written by work item 0 only: kept private, carried across the loop's
+// barriers and changed in work item 0 alone, it came back as 0 on PoCL 3.1's CPU device.
+// Window position p is tile j - p (positions past tile 0 read as an inclusive 0). Each step finds
+// the nearest unpublished position and the nearest inclusive one: an inclusive one before any
+// unpublished ends the walk (its value and the aggregates between are summed); otherwise the
+// aggregates before the first unpublished are summed and the window moves to start there, so an
+// unpublished predecessor is re-read (spun on) without re-reading the ones already summed.
+// A tile waits only for lower tickets, taken by groups that already run: forward progress holds.
+void look_back_window(__global volatile ulong* status, const uint t, const uint epoch,
+                      __local TYPE* window, __local uint* nearest, __local TYPE* prefix) {
+  const uint lid = get_local_id(0);
+  __local uint* const nearest_unpublished = nearest;
+  __local uint* const nearest_inclusive = nearest + 1;
+  uint j = t - 1;  // the tile at window position 0
+  if (lid == 0) {
+    *prefix = 0;
+    *nearest_unpublished = *nearest_inclusive = LOOKBACK_WINDOW;
+  }
+  for (;;) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the reset of `nearest` and the last step's sums are done
+    if (lid < LOOKBACK_WINDOW) {
+      const ulong word = lid <= j ? status[j - lid] : pack(epoch, FLAG_INCLUSIVE, (TYPE)0);
+      const uint high = (uint)(word >> 32);
+      window[lid] = VALUE((uint)word);  // stale bits if unpublished: zeroed below, never summed
+      if ((high >> 2) != epoch)
+        atomic_min(nearest_unpublished, lid);
+      else if ((high & 3u) == FLAG_INCLUSIVE)
+        atomic_min(nearest_inclusive, lid);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint unpublished = *nearest_unpublished, inclusive = *nearest_inclusive;
+    const bool found = inclusive < unpublished;  // the same in every work item: the loop stays uniform
+    const uint count = found ? inclusive + 1 : unpublished;  // positions 0 .. count-1 are summed
+    if (lid < LOOKBACK_WINDOW && lid >= count) window[lid] = 0;
+    // A fixed tree for a given window, so float sums do not depend on the order of work items.
+    for (uint d = LOOKBACK_WINDOW / 2; d > 0; d >>= 1) {
+      barrier(CLK_LOCAL_MEM_FENCE);  // also orders everyone's reads of `nearest` before its reset
+      if (lid < d) window[lid] += window[lid + d];
+    }
+    if (lid == 0) {  // work item 0 made the tree's last addition itself: no barrier needed to read it
+      *prefix = window[0] + *prefix;
+      *nearest_unpublished = *nearest_inclusive = LOOKBACK_WINDOW;
+    }
+    if (found) return;
+    j -= count;  // stays >= 0: tile 0 publishes only inclusive, so a window reaching it ends the walk
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulong n,
+                          __global volatile ulong* status, __global volatile uint* counter,
+                          const uint tiles, const uint epoch) {
+#if TRANSPOSE
+  __local TYPE staged[TPAD(TILE)];
+#endif
+  __local TYPE scratch[LOCAL_SLOTS];
+  __local TYPE segs[RAKERS + 1];
+  __local TYPE window[LOOKBACK_WINDOW];
+  __local uint nearest[2];
+  __local uint ticket;
+  __local TYPE tile_prefix;
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    ticket = atomic_inc(counter);
+    if (ticket == tiles - 1) atomic_xchg(counter, 0u);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint t = ticket;
+  TYPE x[ITEMS];
+#if TRANSPOSE
+  for (uint k = 0; k < SUBTILES; ++k) {  // coalesced VEC loads, scattered into the stage
+    const VEC v = load4(in, n, t, k);
+    const uint i = k * WG * 4 + lid * 4;
+    staged[TPAD(i)] = v.s0;
+    staged[TPAD(i + 1)] = v.s1;
+    staged[TPAD(i + 2)] = v.s2;
+    staged[TPAD(i + 3)] = v.s3;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
+#else
+  for (uint k = 0; k < ITEMS; k += 4) {
+    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
+    VEC v = (VEC)(0);
+    if (i + 4 <= n) {
+      v = vload4(0, in + i);
+    } else {
+      if (i < n) v.s0 = in[i];
+      if (i + 1 < n) v.s1 = in[i + 1];
+      if (i + 2 < n) v.s2 = in[i + 2];
+    }
+    x[k] = v.s0;
+    x[k + 1] = v.s1;
+    x[k + 2] = v.s2;
+    x[k + 3] = v.s3;
+  }
+#endif
+  TYPE mine = 0;  // exclusive scan in registers
+  for (uint k = 0; k < ITEMS; ++k) {
+    const TYPE v = x[k];
+    x[k] = mine;
+    mine += v;
+  }
+  TYPE aggregate;
+  const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
+  if (t == 0) {  // t is the same in every work item: the look-back's barriers stay uniform
+    if (lid == 0) {
+      atom_xchg(&status[0], pack(epoch, FLAG_INCLUSIVE, aggregate));
+      tile_prefix = 0;
+    }
+  } else {
+    if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_AGGREGATE, aggregate));  // at once
+    look_back_window(status, t, epoch, window, nearest, &tile_prefix);
+    if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, tile_prefix + aggregate));
   }
 #if TRANSPOSE
   // The work item overwrites only the slots it read itself, so no barrier is needed before.
