@@ -1,9 +1,12 @@
 // L1/BoxFilter: mean over a (2r+1)^2 window with clamp-to-edge borders, on a photograph as float
 // (one channel, v / 255) or RGBA8 (exact integer sums, rounded): naive window, separable two-pass,
-// the passes fused over local-memory tiles, sliding (running) sums, and strips of ROWS outputs down
-// a column per work item from a register window (radius 1 and 3). Bytes per unit: 8 per pixel
+// the passes fused over local-memory tiles, sliding (running) sums, strips of ROWS outputs down
+// a column per work item from a register window (radius 1 and 3), and those strips COLS columns
+// wide with vector loads and stores (strip_vec, radius 1 and 3). Bytes per unit: 8 per pixel
 // (4 read, 4 written: the compulsory traffic; two-pass variants also move their intermediate).
+#include <algorithm>
 #include <memory>
+#include <tuple>
 
 #include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
@@ -13,9 +16,9 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, separable, fused, sliding, strip };
+enum class Variant { naive, separable, fused, sliding, strip, strip_vec };
 const char* variant_name(Variant v) {
-  static const char* names[] = {"naive", "separable", "fused", "sliding", "strip"};
+  static const char* names[] = {"naive", "separable", "fused", "sliding", "strip", "strip_vec"};
   return names[static_cast<int>(v)];
 }
 
@@ -37,6 +40,30 @@ const gb::WorkGroup kDefaultShape{32, 8, 1, 2};
 constexpr int kStripRows = 8;
 constexpr int kStripMaxRadius = 3;
 constexpr size_t kStripMaxGroup = 256;
+// Strip_vec: each work item takes COLS adjacent columns of a strip of ROWS rows (compile-time -D
+// COLS, ROWS, AHEAD), loading each input row's COLS pixels as one vector plus 2r halo pixels, so a
+// warp's row load is 512 contiguous bytes at COLS = 4 and the 2r halo rows cost 2r / ROWS; the
+// loads run AHEAD rows ahead of the sums and stores, in the source order. Registered: the default
+// (4 x 16) over 1-D groups, and at radius 1 the grid COLS 2, 4, 8 x ROWS 8, 16, 32 at 64x1.
+// Expected on the H200 at radius 1, float: best cols:4/rows:16 (or rows:32), wg 64x1 or 128x1, at
+// copy_fraction ~0.80 (0.72-0.87); RGBA8 ~0.75 (0.65-0.82). Why: strip (0.68) issues 3.75 scalar
+// loads per output and reads ~1.6x the compulsory bytes from L2 into the SMs (1.25 for its halo
+// rows, x ~1.25 for the sectors of the neighbouring 128-byte lines at a 64-item group's sides), and
+// its RGBA8 form is issue-bound (~80 instructions per pixel against ~64 issue slots per 128 bytes
+// at copy speed: 0.46). Strip_vec at 4 x 16 issues 0.84 load instructions per output, the row loads
+// and all stores 16-byte vectors as in a float4 copy, reads ~1.2x from L2 (1.125 halo rows, one
+// halo sector per 512 bytes of row), and its RGBA8 form sums two channels per 32-bit add (~35
+// instructions per pixel, ~55% of the issue slots). AHEAD = 10 rows of loads per item (5 KiB per
+// warp) keep ~100 KiB per SM in flight at ~20 warps (~90 registers), ~12 waves over 132 SMs. Left
+// against a copy: the 12.5% halo rows through L2 and the float division per output. Rows 32 halves
+// the halo but also the items; cols 8 makes two 16-byte loads per row per item, each warp load
+// using half of every sector it touches (the other half from L1 on the second).
+// If the best config stays under 0.70, the next knobs are AHEAD (all rows first, as strip) and 2-D
+// groups (32x2: vertically adjacent strips share their halo rows in one SM's L1).
+constexpr int kStripVecCols = 4, kStripVecRows = 16;
+constexpr int kStripVecColsSweep[] = {2, 4, 8}, kStripVecRowsSweep[] = {8, 16, 32};
+const gb::WorkGroup kStripVecShape{64, 1, 1, 2};
+const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1, 1, 2}, {0, 1, 1, 2}};
 
 struct Params {
   Variant variant;
@@ -44,10 +71,12 @@ struct Params {
   int radius;
   gb::WorkGroup wg;  // naive, separable, fused; sliding uses its own fixed groups
   int size_class;
+  int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
 
   std::string type() const { return rgba8 ? "rgba8" : "float"; }
   std::string key() const {
-    return std::string(variant_name(variant)) + type() + std::to_string(radius) + wg.label() + std::to_string(size_class);
+    return std::string(variant_name(variant)) + type() + std::to_string(radius) + wg.label() + std::to_string(size_class) +
+           "/" + std::to_string(cols) + "x" + std::to_string(rows);
   }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
   size_t temp_bytes() const { return rgba8 ? 8 : 4; }  // float, or ushort4
@@ -67,6 +96,19 @@ struct Params {
 gb::ImageSize image_size(int size_class) {
   static const gb::ImageSize by_class[] = {{300, 200}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
   return gb::device_image_size(by_class, size_class, 8, 16);
+}
+
+// Strip_vec's rows of loads in flight ahead of the row being summed: about 64 pixels' registers
+// per work item (4 columns at radius 1: 10 rows, 160 bytes of row loads per item), or every row.
+int strip_vec_ahead(const Params& p) {
+  return std::clamp(64 / (p.cols + 2 * p.radius), 1, p.rows + 2 * p.radius);
+}
+
+// Strip_vec's build options: its knobs, and VEC_ALIGNED when every row starts on a vector boundary.
+std::string strip_vec_options(const Params& p, size_t width) {
+  return "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DCOLS=" + std::to_string(p.cols) +
+         " -DROWS=" + std::to_string(p.rows) + " -DAHEAD=" + std::to_string(strip_vec_ahead(p)) +
+         (width % p.cols == 0 ? " -DVEC_ALIGNED" : "");
 }
 
 // ---- set-up: the problem (once per type and radius, shared by every variant and shape) ----------
@@ -152,6 +194,12 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       fx->local1 = p.wg.local();
       break;
     }
+    case Variant::strip_vec: {
+      fx->first = s.kernel(file, "box_filter_strip_vec", strip_vec_options(p, w));
+      fx->global1 = gb::padded_global((w + p.cols - 1) / p.cols, (h + p.rows - 1) / p.rows, 1, p.wg);
+      fx->local1 = p.wg.local();
+      break;
+    }
     case Variant::sliding: {
       options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
                  " -DSPAN=" + std::to_string(kSpan);
@@ -229,6 +277,18 @@ std::vector<gb::WorkGroup> swept_shapes(int size, const gb::SweepLimits& limits)
   return shapes;
 }
 
+// Strip_vec: the default knobs over kStripVecShapes, and at radius 1 the COLS x ROWS grid at the
+// default group; at the larger radii the default alone.
+std::vector<std::tuple<int, int, gb::WorkGroup>> strip_vec_configs(int radius) {
+  std::vector<std::tuple<int, int, gb::WorkGroup>> configs;
+  if (radius != 1) return {{kStripVecCols, kStripVecRows, kStripVecShape}};
+  for (const auto& wg : kStripVecShapes) configs.emplace_back(kStripVecCols, kStripVecRows, wg);
+  for (int cols : kStripVecColsSweep)
+    for (int rows : kStripVecRowsSweep)
+      if (cols != kStripVecCols || rows != kStripVecRows) configs.emplace_back(cols, rows, kStripVecShape);
+  return configs;
+}
+
 void register_box_filter() {
   auto& s = gb::session();
   const auto& d = s.info();
@@ -239,31 +299,58 @@ void register_box_filter() {
   // Problem (type, radius) outer, variant and shape inner: each problem's benchmarks run in a row.
   for (bool rgba8 : {false, true})
     for (int radius : kRadii)
-      for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding, Variant::strip}) {
-        std::vector<gb::WorkGroup> shapes{kDefaultShape};
-        if (v == Variant::sliding) shapes = {{kSlideRowsGroup, 1, 1, 1}};
-        else if (radius == 1) shapes = sweep;
-        if (v == Variant::strip && radius == 1) {
-          shapes.clear();
-          for (const auto& wg : sweep)
-            if (wg.size() <= kStripMaxGroup) shapes.push_back(wg);
+      for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding, Variant::strip,
+                        Variant::strip_vec}) {
+        std::vector<Params> configs;
+        if (v == Variant::strip_vec) {
+          for (const auto& [cols, rows, wg] : strip_vec_configs(radius)) {
+            Params p{v, rgba8, radius, wg, size};
+            p.cols = cols;
+            p.rows = rows;
+            configs.push_back(p);
+          }
+        } else {
+          std::vector<gb::WorkGroup> shapes{kDefaultShape};
+          if (v == Variant::sliding) shapes = {{kSlideRowsGroup, 1, 1, 1}};
+          else if (radius == 1) shapes = sweep;
+          if (v == Variant::strip && radius == 1) {
+            shapes.clear();
+            for (const auto& wg : sweep)
+              if (wg.size() <= kStripMaxGroup) shapes.push_back(wg);
+          }
+          for (const auto& wg : shapes) configs.push_back(Params{v, rgba8, radius, wg, size});
         }
-        for (const auto& wg : shapes) {
+        for (const Params& p : configs) {
+          const gb::WorkGroup& wg = p.wg;
           if (v == Variant::fused && wg.is_auto()) continue;
-          Params p{v, rgba8, radius, wg, size};
-          const std::string name = gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
-                                                                   {"type", p.type()},
-                                                                   {"radius", std::to_string(radius)},
-                                                                   {"size", std::to_string(size)},
-                                                                   {"wg", wg.label()}});
+          const std::string name =
+              v == Variant::strip_vec
+                  ? gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
+                                                    {"type", p.type()},
+                                                    {"radius", std::to_string(radius)},
+                                                    {"size", std::to_string(size)},
+                                                    {"cols", std::to_string(p.cols)},
+                                                    {"rows", std::to_string(p.rows)},
+                                                    {"wg", wg.label()}})
+                  : gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
+                                                    {"type", p.type()},
+                                                    {"radius", std::to_string(radius)},
+                                                    {"size", std::to_string(size)},
+                                                    {"wg", wg.label()}});
           const size_t local_bytes = v == Variant::fused ? p.fused_local_bytes(p.fused_rows()) : 0;
-          if (v == Variant::strip && radius > kStripMaxRadius)
-            gb::skip_variant(name, "strip's register window is for small radii (<= " + std::to_string(kStripMaxRadius) +
-                                       "); the sliding variant serves the larger ones");
+          const bool strip_like = v == Variant::strip || v == Variant::strip_vec;
+          if (strip_like && radius > kStripMaxRadius)
+            gb::skip_variant(name, std::string(variant_name(v)) + "'s register window is for small radii (<= " +
+                                       std::to_string(kStripMaxRadius) + "); the sliding variant serves the larger ones");
           else if (wg.size() > d.max_work_group_size || std::max(kSlideColsGroup, kSlideRowsGroup) > d.max_work_group_size)
             gb::skip_variant(name, "work group larger than the device allows");
           else if (local_bytes > d.local_mem_bytes)
             gb::skip_variant(name, "needs " + std::to_string(local_bytes) + " bytes of local memory");
+          else if (v == Variant::strip_vec && !wg.is_auto() && gb::selected_by_filter(name) &&
+                   wg.size() > s.kernel_work_group_size(s.kernel("l1/box_filter.cl", "box_filter_strip_vec",
+                                                                 strip_vec_options(p, image_size(size).width))))
+            // The kernel's own limit (NVIDIA reports 256 for some builds), built only if selected.
+            gb::skip_variant(name, "work group above this kernel's CL_KERNEL_WORK_GROUP_SIZE");
           else
             gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
         }

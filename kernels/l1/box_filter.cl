@@ -4,8 +4,9 @@
 // (sum + AREA / 2) / AREA. Intermediate sums (TEMP): float, or ushort4 (<= 63 * 255 fits).
 // Variants: _naive (the whole window per pixel), _rows + _cols (separable, two kernels),
 // _fused (both passes over a local-memory tile of LX x (LY * ROWS) outputs), _slide_cols +
-// _slide_rows (running sums: two reads per pixel and pass whatever the radius), and _strip (ROWS
-// outputs down a column per work item from a register window, no local memory).
+// _slide_rows (running sums: two reads per pixel and pass whatever the radius), _strip (ROWS
+// outputs down a column per work item from a register window, no local memory), and _strip_vec
+// (the same over COLS adjacent columns, with vector loads and stores).
 #ifndef RADIUS
 #define RADIUS 1
 #endif
@@ -206,4 +207,183 @@ __kernel void box_filter_strip(__global const PIXEL* restrict in, __global PIXEL
       out[(size_t)(y0 + r) * width + x] = FINISH(s);
     }
   }
+}
+
+// ---- strip_vec: COLS adjacent columns x ROWS rows per work item, vector loads and stores -------
+// Work item (i, s) writes the outputs x0 .. x0 + COLS - 1 (x0 = i * COLS) of rows s * ROWS ..
+// s * ROWS + ROWS - 1. Per input row it loads the COLS pixels as one vector (a warp's neighbouring
+// items take neighbouring vectors: 32 * 4 * COLS contiguous bytes) and the RADIUS halo pixels on
+// each side as scalars, forms the COLS horizontal sums in registers, and once DIAMETER rows are in,
+// writes an output row as one vector store. Per output: (ROWS + 2 RADIUS) / ROWS * (1 + 2 RADIUS /
+// COLS) / COLS load instructions (radius 1, 4 x 16: 0.84; strip: 3.75).
+// The host passes COLS (1, 2, 4 or 8), ROWS, AHEAD (rows of loads issued ahead of the row being
+// summed; default: all) and VEC_ALIGNED when width % COLS == 0 (every row then starts on a vector
+// boundary and the loads and stores go through vector pointers; otherwise vloadn / vstoren, which
+// only assume the element's alignment and may compile to scalar accesses).
+// RGBA8 sums per pixel in two 16-bit lanes of a uint pair (bytes 0 and 2, bytes 1 and 3: SWAR,
+// half the adds of uint4), exact while AREA * 255 + AREA / 2 < 65536, and rounds each channel as
+// (sum + AREA / 2) / AREA like the other variants.
+// The check applies to strip_vec's builds (the host passes COLS to those only): the same file
+// builds naive and the others up to radius 31.
+#ifdef COLS
+#if defined(RGBA8) && AREA * 255 + AREA / 2 >= 65536
+#error "strip_vec's 16-bit RGBA8 lanes need AREA * 255 + AREA / 2 < 65536 (radius <= 7)"
+#endif
+#else
+#define COLS 4
+#endif
+#define SV_IN_ROWS (ROWS + 2 * RADIUS)
+#ifndef AHEAD
+#define AHEAD SV_IN_ROWS
+#endif
+#define SV_AHEAD (AHEAD < SV_IN_ROWS ? AHEAD : SV_IN_ROWS)
+#define SV_CAT2(a, b) a##b
+#define SV_CAT(a, b) SV_CAT2(a, b)
+
+#ifdef RGBA8
+#define SV_ELEM uint   // one RGBA8 pixel, its bytes in memory order
+#define SV_HSUM uint2  // .x: bytes 0 and 2, .y: bytes 1 and 3, each in a 16-bit lane
+#define SV_UNPACK(p) ((uint2)((p) & 0x00ff00ffu, ((p) >> 8) & 0x00ff00ffu))
+#define SV_ZERO ((uint2)(0u))
+__attribute__((always_inline)) inline uint sv_finish(uint2 s) {
+  const uint2 n = s + (uint2)((uint)(AREA / 2) * 0x00010001u);
+  return ((n.x & 0xffffu) / (uint)AREA) | (((n.y & 0xffffu) / (uint)AREA) << 8) |
+         (((n.x >> 16) / (uint)AREA) << 16) | (((n.y >> 16) / (uint)AREA) << 24);
+}
+#define SV_FINISH(s) sv_finish(s)
+#else
+#define SV_ELEM float
+#define SV_HSUM float
+#define SV_UNPACK(p) (p)
+#define SV_ZERO 0.0f
+#define SV_FINISH(s) ((s) / (float)AREA)
+#endif
+
+#if COLS == 1
+#define SV_VEC SV_ELEM
+#define SV_SPLIT(v, a, o) a[(o)] = (v);
+#define SV_JOIN(a) (a[0])
+#define SV_VLOAD(p) (*(p))
+#define SV_VSTORE(v, p) (*(p) = (v))
+#elif COLS == 2
+#define SV_VEC SV_CAT(SV_ELEM, 2)
+#define SV_SPLIT(v, a, o) a[(o)] = (v).s0; a[(o) + 1] = (v).s1;
+#define SV_JOIN(a) ((SV_VEC)(a[0], a[1]))
+#define SV_VLOAD(p) vload2(0, p)
+#define SV_VSTORE(v, p) vstore2(v, 0, p)
+#elif COLS == 4
+#define SV_VEC SV_CAT(SV_ELEM, 4)
+#define SV_SPLIT(v, a, o) a[(o)] = (v).s0; a[(o) + 1] = (v).s1; a[(o) + 2] = (v).s2; a[(o) + 3] = (v).s3;
+#define SV_JOIN(a) ((SV_VEC)(a[0], a[1], a[2], a[3]))
+#define SV_VLOAD(p) vload4(0, p)
+#define SV_VSTORE(v, p) vstore4(v, 0, p)
+#elif COLS == 8
+#define SV_VEC SV_CAT(SV_ELEM, 8)
+#define SV_SPLIT(v, a, o)                                                                    \
+  a[(o)] = (v).s0; a[(o) + 1] = (v).s1; a[(o) + 2] = (v).s2; a[(o) + 3] = (v).s3;            \
+  a[(o) + 4] = (v).s4; a[(o) + 5] = (v).s5; a[(o) + 6] = (v).s6; a[(o) + 7] = (v).s7;
+#define SV_JOIN(a) ((SV_VEC)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]))
+#define SV_VLOAD(p) vload8(0, p)
+#define SV_VSTORE(v, p) vstore8(v, 0, p)
+#else
+#error "strip_vec: COLS must be 1, 2, 4 or 8"
+#endif
+
+// The row y's pixels x0 - RADIUS .. x0 + COLS + RADIUS - 1 (clamped) into a: the COLS as one
+// vector in the interior, pixel by pixel at the edges; halo: the clamped halo columns.
+__attribute__((always_inline)) inline void strip_vec_load(__global const SV_ELEM* restrict in, const int width,
+                                                          const int height, const int xv, const int y,
+                                                          const int* halo, const bool interior, SV_ELEM* a) {
+  const int x0 = xv * COLS;
+  __global const SV_ELEM* row = in + (size_t)CLAMP_Y(y) * width;
+  if (interior) {
+#ifdef VEC_ALIGNED
+    const SV_VEC v = ((__global const SV_VEC*)row)[xv];
+#else
+    const SV_VEC v = SV_VLOAD(row + x0);
+#endif
+    SV_SPLIT(v, a, RADIUS)
+  } else {
+#pragma unroll
+    for (int c = 0; c < COLS; ++c) a[RADIUS + c] = row[CLAMP_X(x0 + c)];
+  }
+#pragma unroll
+  for (int d = 0; d < RADIUS; ++d) {
+    a[d] = row[halo[d]];
+    a[RADIUS + COLS + d] = row[halo[RADIUS + d]];
+  }
+}
+
+// One strip: ROWS + 2 RADIUS input rows, each loaded AHEAD rows before its sums are formed, so
+// AHEAD rows of loads are in flight while earlier rows are summed and stored. The order is in the
+// source, not left to the compiler: a store may alias a later load as far as PTX knows, and
+// stores wait on their loads, so rows loaded after the previous row's store would each pay a
+// full memory latency. AHEAD = ROWS + 2 RADIUS issues every load first (like strip).
+// `interior`: all COLS x ROWS outputs lie inside the image (every strip but those at the right and
+// bottom edges when the image is not a multiple of COLS x ROWS); the edge strips load pixel by
+// pixel and guard their stores. Called with a constant, so each call inlines to its own code.
+__attribute__((always_inline)) inline void strip_vec_body(__global const SV_ELEM* restrict in,
+                                                          __global SV_ELEM* restrict out, const int width,
+                                                          const int height, const int xv, const int y0,
+                                                          const bool interior) {
+  const int x0 = xv * COLS;
+  int halo[2 * RADIUS];  // the clamped halo columns: x0 - RADIUS .. x0 - 1, x0 + COLS .. x0 + COLS + RADIUS - 1
+#pragma unroll
+  for (int d = 0; d < RADIUS; ++d) {
+    halo[d] = CLAMP_X(x0 - RADIUS + d);
+    halo[RADIUS + d] = CLAMP_X(x0 + COLS + d);
+  }
+  SV_ELEM a[SV_IN_ROWS][COLS + 2 * RADIUS];  // the input rows (registers after unrolling)
+  SV_HSUM hs[SV_IN_ROWS][COLS];              // their horizontal sums
+#pragma unroll
+  for (int i = 0; i < SV_AHEAD; ++i) strip_vec_load(in, width, height, xv, y0 - RADIUS + i, halo, interior, a[i]);
+#pragma unroll
+  for (int i = 0; i < SV_IN_ROWS; ++i) {
+    if (i + SV_AHEAD < SV_IN_ROWS)
+      strip_vec_load(in, width, height, xv, y0 - RADIUS + i + SV_AHEAD, halo, interior, a[i + SV_AHEAD]);
+    SV_HSUM u[COLS + 2 * RADIUS];
+#pragma unroll
+    for (int j = 0; j < COLS + 2 * RADIUS; ++j) u[j] = SV_UNPACK(a[i][j]);
+#pragma unroll
+    for (int c = 0; c < COLS; ++c) {
+      SV_HSUM s = SV_ZERO;
+#pragma unroll
+      for (int d = 0; d < DIAMETER; ++d) s += u[c + d];
+      hs[i][c] = s;
+    }
+    // Output row r = i - 2 RADIUS has its DIAMETER rows of horizontal sums now.
+    const int r = i - 2 * RADIUS;
+    if (r >= 0 && (interior || y0 + r < height)) {
+      SV_ELEM o[COLS];
+#pragma unroll
+      for (int c = 0; c < COLS; ++c) {
+        SV_HSUM s = SV_ZERO;
+#pragma unroll
+        for (int d = 0; d < DIAMETER; ++d) s += hs[r + d][c];
+        o[c] = SV_FINISH(s);
+      }
+      __global SV_ELEM* dst = out + (size_t)(y0 + r) * width;
+      if (interior) {
+#ifdef VEC_ALIGNED
+        ((__global SV_VEC*)dst)[xv] = SV_JOIN(o);
+#else
+        SV_VSTORE(SV_JOIN(o), dst + x0);
+#endif
+      } else {
+#pragma unroll
+        for (int c = 0; c < COLS; ++c)
+          if (x0 + c < width) dst[x0 + c] = o[c];
+      }
+    }
+  }
+}
+
+__kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global SV_ELEM* restrict out,
+                                   const uint width, const uint height) {
+  const int xv = get_global_id(0), x0 = xv * COLS, y0 = get_global_id(1) * ROWS;
+  if (x0 >= (int)width || y0 >= (int)height) return;
+  if (x0 + COLS <= (int)width && y0 + ROWS <= (int)height)
+    strip_vec_body(in, out, (int)width, (int)height, xv, y0, true);
+  else
+    strip_vec_body(in, out, (int)width, (int)height, xv, y0, false);
 }
