@@ -79,20 +79,24 @@ __kernel void global_bandwidth_triad(__global TYPE* a, __global const TYPE* b,
 }
 
 // Persistent read: a grid of a few work groups per compute unit, all resident at once, walks the
-// whole buffer (grid-stride, any element count). Every work group finishes at about the same
-// time, so no last partial wave of groups leaves the memory system idle at the end of a kernel;
-// four accumulators keep four loads in flight per work item; one float per work item is written.
+// whole buffer (grid-stride, any element count) `passes` times. Every work group finishes at
+// about the same time, so no last partial wave of groups leaves the memory system idle at the end
+// of a kernel, and several passes make the gap between kernels a smaller share (the buffer is
+// far past L2, so every pass reads DRAM); four accumulators keep four loads in flight per work
+// item; one float per work item is written.
 __kernel void global_bandwidth_read_persistent(__global const TYPE* in, __global float* sums,
-                                               const ulong elements) {
+                                               const ulong elements, const uint passes) {
   const size_t gid = get_global_id(0), stride = get_global_size(0);
   TYPE a0 = (TYPE)(0), a1 = (TYPE)(0), a2 = (TYPE)(0), a3 = (TYPE)(0);
-  size_t i = gid;
-  for (; i + 3 * stride < elements; i += 4 * stride) {
-    a0 += in[i];
-    a1 += in[i + stride];
-    a2 += in[i + 2 * stride];
-    a3 += in[i + 3 * stride];
+  for (uint pass = 0; pass < passes; ++pass) {
+    size_t i = gid;
+    for (; i + 3 * stride < elements; i += 4 * stride) {
+      a0 += in[i];
+      a1 += in[i + stride];
+      a2 += in[i + 2 * stride];
+      a3 += in[i + 3 * stride];
+    }
+    for (; i < elements; i += stride) a0 += in[i];
   }
-  for (; i < elements; i += stride) a0 += in[i];
   sums[gid] = HSUM((a0 + a1) + (a2 + a3));
 }
