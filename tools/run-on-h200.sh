@@ -43,7 +43,7 @@ case $part in
     PEER_GEMM=1 sh "$(dirname "$0")/peers-h200.sh" "$out" --kernel-latency
     ;;
   l1)
-    run l1 330 --benchmark_filter='^L1/(Histogram|BoxFilter|IntegralImage|Reduction|Scan|Transpose)/' \
+    run l1 330 --benchmark_filter="${L1_FILTER:-^L1/(Histogram|BoxFilter|IntegralImage|Reduction|Scan|Transpose)/}" \
       --benchmark_min_time=0.03 ;;
   l1_goal)  # the memory-bound goals of issue #5: every variant and shape of the five goal cases
     run l1_goal 300 --benchmark_filter='^L1/(Histogram|Reduction|Scan|Transpose)/|^L1/BoxFilter/.*/radius:1/' \

@@ -37,6 +37,13 @@ const char* variant_name(Variant v) {
 // window:WG (256 at size 3), expected 0.70-0.80: a wave of ~1000 resident tiles started together
 // leaves the last one up to ~1000 aggregates from an inclusive prefix, 32 window steps of an L2
 // round trip and 7 barriers each at window 32, 4 at 256 (the 256 status words are 2 KiB per step).
+// Measured (run 11): window:256 0.48 / 0.53, below window:32 (0.58 / 0.62): the prediction
+// missed. What bounds both is how fast the inclusive prefixes advance: a tile sees its nearest
+// inclusive predecessor one L2 round trip (plus the window's barriers) after it was published,
+// so the frontier moves at most one window per step, ~32 tiles per us, ~2 ms for 65536 tiles of
+// 4096 (measured 1.65); a wider window costs more per step and meets unpublished tiles sooner.
+// items:32 (tiles of 8192), expected 0.75-0.90: half the tiles for the frontier to cross, with
+// 33 KiB of local memory per group (6 groups per SM) and 32 values in registers per work item.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
@@ -44,15 +51,17 @@ struct Params {
   bool is_int;
   int size_class;
   size_t window = 0;  // lookback_window: status words read per look-back step
+  size_t items = 16;  // register variants: elements per work item (4 x SUBTILES)
   std::string type() const { return is_int ? "int" : "float"; }
   std::string key() const {
-    return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window);
+    return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window) +
+           "/" + std::to_string(items);
   }
   // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
   // The register variants keep 16 elements per work item at every class (class 1: 64 x 16 tiles).
   size_t work_group() const { return size_class == 1 ? 64 : 256; }
   bool in_registers() const { return variant == Variant::lookback_registers || variant == Variant::lookback_window; }
-  size_t subtiles() const { return size_class == 1 && !in_registers() ? 1 : 4; }
+  size_t subtiles() const { return in_registers() ? items / 4 : size_class == 1 ? 1 : 4; }
   bool is_lookback() const { return variant == Variant::lookback || in_registers(); }
   size_t tile() const { return work_group() * 4 * subtiles(); }
 };
@@ -218,15 +227,17 @@ void register_scan() {
     for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers,
                       Variant::lookback_window}) {
       Params base{v, is_int, size};
-      // lookback_window: a window of 32 status words (a warp's worth) and of the whole work group.
-      std::vector<size_t> windows = {0};
-      if (v == Variant::lookback_window) windows = {32, base.work_group()};
-      for (size_t window : windows) {
+      // lookback_window: a window of 32 status words (a warp's worth) and of the whole work group,
+      // 16 elements per work item; and 32 elements (tiles twice as long) at window 32.
+      std::vector<std::pair<size_t, size_t>> windows_items = {{0, 16}};
+      if (v == Variant::lookback_window) windows_items = {{32, 16}, {base.work_group(), 16}, {32, 32}};
+      for (auto [window, items] : windows_items) {
         Params p = base;
         p.window = window;
+        p.items = items;
         const std::string name =
-            window ? gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()},
-                                                {"window", std::to_string(window)}, {"size", std::to_string(size)}})
+            window ? gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(window)},
+                                                {"items", std::to_string(items)}, {"size", std::to_string(size)}})
                    : gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
         if (v == Variant::subgroup && !sub.available)
           gb::skip_variant(name, sub.reason);
