@@ -44,6 +44,10 @@ const char* variant_name(Variant v) {
 // 4096 (measured 1.65); a wider window costs more per step and meets unpublished tiles sooner.
 // items:32 (tiles of 8192), expected 0.75-0.90: half the tiles for the frontier to cross, with
 // 33 KiB of local memory per group (6 groups per SM) and 32 values in registers per work item.
+// Measured (run 12): items:32 0.67 int / 0.635 float (items:16 0.58 / 0.62): +16% / +3%, not
+// the 1.5-2x the frontier alone would give, so the cost of each look-back step counts too (the
+// 256-word window, dearer per step, was slower). walk:serial, expected 0.72-0.80 at items:32: one
+// work item walks the 32 words in local memory, 3 barriers per step instead of 7 and no atomics.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
@@ -52,10 +56,11 @@ struct Params {
   int size_class;
   size_t window = 0;  // lookback_window: status words read per look-back step
   size_t items = 16;  // register variants: elements per work item (4 x SUBTILES)
+  bool serial = false;  // lookback_window: one work item walks the window (else a tree sums it)
   std::string type() const { return is_int ? "int" : "float"; }
   std::string key() const {
     return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window) +
-           "/" + std::to_string(items);
+           "/" + std::to_string(items) + (serial ? "/serial" : "");
   }
   // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
   // The register variants keep 16 elements per work item at every class (class 1: 64 x 16 tiles).
@@ -130,6 +135,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   options += " -DWG=" + std::to_string(p.work_group()) + " -DSUBTILES=" + std::to_string(p.subtiles());
   if (p.is_lookback()) {
     if (p.window) options += " -DLOOKBACK_WINDOW=" + std::to_string(p.window);
+    if (p.serial) options += " -DLOOKBACK_SERIAL=1";
     fx->lookback = s.kernel("l1/scan.cl", std::string("scan_") + variant_name(p.variant), options);
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
     fx->counter = gb::make_buffer(sizeof(cl_uint));
@@ -228,16 +234,24 @@ void register_scan() {
                       Variant::lookback_window}) {
       Params base{v, is_int, size};
       // lookback_window: a window of 32 status words (a warp's worth) and of the whole work group,
-      // 16 elements per work item; and 32 elements (tiles twice as long) at window 32.
-      std::vector<std::pair<size_t, size_t>> windows_items = {{0, 16}};
-      if (v == Variant::lookback_window) windows_items = {{32, 16}, {base.work_group(), 16}, {32, 32}};
-      for (auto [window, items] : windows_items) {
+      // 16 elements per work item; 32 elements (tiles twice as long) at window 32; the window
+      // summed by a tree or walked by one work item.
+      struct Walk {
+        size_t window, items;
+        bool serial;
+      };
+      std::vector<Walk> walks = {{0, 16, false}};
+      if (v == Variant::lookback_window)
+        walks = {{32, 16, false}, {base.work_group(), 16, false}, {32, 32, false}, {32, 16, true}, {32, 32, true}};
+      for (const Walk& w : walks) {
         Params p = base;
-        p.window = window;
-        p.items = items;
+        p.window = w.window;
+        p.items = w.items;
+        p.serial = w.serial;
         const std::string name =
-            window ? gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(window)},
-                                                {"items", std::to_string(items)}, {"size", std::to_string(size)}})
+            w.window ? gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(w.window)},
+                                                  {"items", std::to_string(w.items)}, {"walk", w.serial ? "serial" : "tree"},
+                                                  {"size", std::to_string(size)}})
                    : gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
         if (v == Variant::subgroup && !sub.available)
           gb::skip_variant(name, sub.reason);

@@ -380,6 +380,9 @@ void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const 
 #ifndef LOOKBACK_WINDOW
 #define LOOKBACK_WINDOW (WG < 32 ? WG : 32)
 #endif
+#ifndef LOOKBACK_SERIAL  // 1: look_back_serial (one work item walks the window) instead of the tree
+#define LOOKBACK_SERIAL 0
+#endif
 #if LOOKBACK_WINDOW < 2 || LOOKBACK_WINDOW > WG || (LOOKBACK_WINDOW & (LOOKBACK_WINDOW - 1))
 #error "LOOKBACK_WINDOW must be a power of two from 2 to WG"
 #endif
@@ -433,6 +436,44 @@ void look_back_window(__global volatile ulong* status, const uint t, const uint 
   }
 }
 
+// The same walk with 3 barriers per step instead of 7: work items lid < LOOKBACK_WINDOW copy the
+// window's status words to local memory, work item 0 walks them in order (stopping at the first
+// unpublished or inclusive word) and leaves the step's outcome in `state` for all to read.
+// state[0]: 1 when the walk is over; state[1]: positions consumed this step.
+void look_back_serial(__global volatile ulong* status, const uint t, const uint epoch,
+                      __local ulong* words, __local uint* state, __local TYPE* prefix) {
+  const uint lid = get_local_id(0);
+  uint j = t - 1;  // the tile at window position 0
+  if (lid == 0) *prefix = 0;
+  for (;;) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the last step's state has been read by everyone
+    if (lid < LOOKBACK_WINDOW)
+      words[lid] = lid <= j ? status[j - lid] : pack(epoch, FLAG_INCLUSIVE, (TYPE)0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      TYPE sum = 0;
+      uint count = 0, done = 0;
+      for (; count < LOOKBACK_WINDOW; ++count) {
+        const ulong word = words[count];
+        const uint high = (uint)(word >> 32);
+        if ((high >> 2) != epoch) break;  // unpublished: the next step starts here
+        sum += VALUE((uint)word);
+        if ((high & 3u) == FLAG_INCLUSIVE) {
+          done = 1;
+          ++count;
+          break;
+        }
+      }
+      *prefix = *prefix + sum;
+      state[0] = done;
+      state[1] = count;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (state[0]) return;
+    j -= state[1];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulong n,
                           __global volatile ulong* status, __global volatile uint* counter,
@@ -442,8 +483,13 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
 #endif
   __local TYPE scratch[LOCAL_SLOTS];
   __local TYPE segs[RAKERS + 1];
+#if LOOKBACK_SERIAL
+  __local ulong words[LOOKBACK_WINDOW];
+  __local uint state[2];
+#else
   __local TYPE window[LOOKBACK_WINDOW];
   __local uint nearest[2];
+#endif
   __local uint ticket;
   __local TYPE tile_prefix;
   const uint lid = get_local_id(0);
@@ -497,7 +543,11 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
     }
   } else {
     if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_AGGREGATE, aggregate));  // at once
+#if LOOKBACK_SERIAL
+    look_back_serial(status, t, epoch, words, state, &tile_prefix);
+#else
     look_back_window(status, t, epoch, window, nearest, &tile_prefix);
+#endif
     if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, tile_prefix + aggregate));
   }
 #if TRANSPOSE
