@@ -28,7 +28,7 @@ case $part in
     [ "${PEERS:-1}" = 1 ] && sh "$(dirname "$0")/peers-h200.sh" "$out"
     ;;
   bandwidth)
-    run bandwidth 200 --benchmark_filter='^L0/GlobalBandwidth/(read/type:float16|copy/type:float4|triad/type:float4)/access:(coalesced|blocked)/' \
+    run bandwidth 200 --benchmark_filter='^L0/GlobalBandwidth/(read/type:float16|copy/type:float4|triad/type:float4)/access:(coalesced|blocked|persistent)/' \
       --benchmark_min_time=0.05 --benchmark_repetitions=${REPS:-10} --benchmark_report_aggregates_only=true
     sh "$(dirname "$0")/peers-h200.sh" "$out" --global-bandwidth
     ;;

@@ -94,7 +94,7 @@ struct Params {
 
 // Width x height: class 1 is odd-sized (ragged tiles and segments); 3 is 8192^2 (256 MiB each way).
 gb::ImageSize image_size(int size_class) {
-  static const gb::ImageSize by_class[] = {{300, 200}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
+  static const gb::ImageSize by_class[] = {{301, 203}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
   return gb::device_image_size(by_class, size_class, 8, 16);
 }
 
