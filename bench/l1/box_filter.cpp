@@ -40,26 +40,15 @@ const gb::WorkGroup kDefaultShape{32, 8, 1, 2};
 constexpr int kStripRows = 8;
 constexpr int kStripMaxRadius = 3;
 constexpr size_t kStripMaxGroup = 256;
-// Strip_vec: each work item takes COLS adjacent columns of a strip of ROWS rows (compile-time -D
-// COLS, ROWS, AHEAD), loading each input row's COLS pixels as one vector plus 2r halo pixels, so a
-// warp's row load is 512 contiguous bytes at COLS = 4 and the 2r halo rows cost 2r / ROWS; the
-// loads run AHEAD rows ahead of the sums and stores, in the source order. Registered: the default
-// (4 x 16) over 1-D groups, and at radius 1 the grid COLS 2, 4, 8 x ROWS 8, 16, 32 at 64x1.
-// Expected on the H200 at radius 1, float: best cols:4/rows:16 (or rows:32), wg 64x1 or 128x1, at
-// copy_fraction ~0.80 (0.72-0.87); RGBA8 ~0.75 (0.65-0.82). Why: strip (0.68) issues 3.75 scalar
-// loads per output and reads ~1.6x the compulsory bytes from L2 into the SMs (1.25 for its halo
-// rows, x ~1.25 for the sectors of the neighbouring 128-byte lines at a 64-item group's sides), and
-// its RGBA8 form is issue-bound (~80 instructions per pixel against ~64 issue slots per 128 bytes
-// at copy speed: 0.46). Strip_vec at 4 x 16 issues 0.84 load instructions per output, the row loads
-// and all stores 16-byte vectors as in a float4 copy, reads ~1.2x from L2 (1.125 halo rows, one
-// halo sector per 512 bytes of row), and its RGBA8 form sums two channels per 32-bit add (~35
-// instructions per pixel, ~55% of the issue slots). AHEAD = 10 rows of loads per item (5 KiB per
-// warp) keep ~100 KiB per SM in flight at ~20 warps (~90 registers), ~12 waves over 132 SMs. Left
-// against a copy: the 12.5% halo rows through L2 and the float division per output. Rows 32 halves
-// the halo but also the items; cols 8 makes two 16-byte loads per row per item, each warp load
-// using half of every sector it touches (the other half from L1 on the second).
-// If the best config stays under 0.70, the next knobs are AHEAD (all rows first, as strip) and 2-D
-// groups (32x2: vertically adjacent strips share their halo rows in one SM's L1).
+// Strip_vec: each work item takes COLS adjacent columns of a strip of ROWS rows (-D COLS, ROWS,
+// AHEAD): one vector load per input row plus 2r halo pixels, one vector store per output row, the
+// loads AHEAD rows ahead of the sums (stores the compiler cannot prove disjoint would otherwise
+// hold them back). Registered: the default (4 x 16) over 1-D groups, and at radius 1 the grid
+// COLS 2, 4, 8 x ROWS 8, 16, 32 at 64x1.
+// Predicted on the H200 at radius 1: ~0.80 of copy (float), ~0.75 (RGBA8), as strip (0.68) issues
+// 3.75 scalar loads per output and strip_vec 0.84 vector loads. Measured (runs 10, 11): float 0.97
+// at 4 x 16 and 2 x 8 (wg 64x1 and 128x1; 0.89 at 256x1 and the driver's choice), RGBA8 0.92 at
+// 4 x 8 (0.87 at 4 x 16): with vector loads and stores it runs as a copy with 12.5% halo rows.
 constexpr int kStripVecCols = 4, kStripVecRows = 16;
 constexpr int kStripVecColsSweep[] = {2, 4, 8}, kStripVecRowsSweep[] = {8, 16, 32};
 const gb::WorkGroup kStripVecShape{64, 1, 1, 2};
