@@ -53,6 +53,7 @@ fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
 // launch gap: 45-62 us in all, ~52 us most likely (8.9 TFLOP/s, 0.92-1.26x VkFFT's 56.9 us; the
 // goal, 0.8x, is 71 us). Risk: the pass adds a third 32 MiB buffer to the working set (in, a, b,
 // out: 128 MiB against a 60 MB L2), so a column pass may run nearer DRAM speed (~14 us).
+// Measured (runs 10, 11): 66 us, 7.0 TFLOP/s, 0.86x VkFFT; sweep best cols:32/radix:8 64.5 us.
 constexpr size_t kSplitColumns = 64, kSplitGroup = 256;
 size_t split_first(size_t n) { return size_t(1) << (fft::log2_of(n) + 1) / 2; }
 fft::Knobs split_knobs(size_t n, size_t first, size_t cols = 0, int radix = 0) {
