@@ -1,8 +1,10 @@
 // L1/Scan: exclusive prefix sum of n ints (wrapping uint arithmetic, exact) or floats: multi-level
 // reduce-then-scan with a local-memory or sub-group scan, and single pass with decoupled look-back
 // (tree scans per sub-tile, or 16 elements per work item scanned in registers, looking back one
-// predecessor at a time or, lookback_window, a window of 32 per step).
+// predecessor at a time or, lookback_window, a window of 32 per step; lookback_pipelined: persistent
+// work groups, a few per compute unit, that load their next tile while looking back for the current one).
 // Bytes per unit: 2 * n * 4 (read once, write once; the multi-level variants also re-read n).
+#include <algorithm>
 #include <memory>
 
 #include "copy_bandwidth.hpp"
@@ -13,9 +15,10 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { local, subgroup, lookback, lookback_registers, lookback_window };
+enum class Variant { local, subgroup, lookback, lookback_registers, lookback_window, lookback_pipelined };
 const char* variant_name(Variant v) {
-  static const char* names[] = {"local", "subgroup", "lookback", "lookback_registers", "lookback_window"};
+  static const char* names[] = {"local",           "subgroup",        "lookback", "lookback_registers",
+                                "lookback_window", "lookback_pipelined"};
   return names[static_cast<int>(v)];
 }
 
@@ -51,6 +54,13 @@ const char* variant_name(Variant v) {
 // Measured (run 13): walk:serial 0.45-0.64, no better. window:64 and 128 at items:32, expected
 // 0.70-0.78 if the number of frontier steps bounds it (twice or four times the tiles per step),
 // below 0.67 if each step's cost does (as window:256 at items:16 suggested).
+// lookback_pipelined (groups_per_cu:4, window 32), expected on the H200: copy_fraction 0.72-0.85
+// if memory-level parallelism is the bound: a persistent group issues the loads of its next tile
+// before looking back for the current one, so loads stay in flight during the wait instead of
+// only at each tile's start (window:32/items:32: 0.67 / 0.64, 4-6 tiles resident per SM, each
+// waiting most of its ~18 us). No better than 0.67 if the look-back's own latency chain is the
+// bound (the inclusive frontier advancing one window per L2 round trip): prefetching does not
+// shorten it. items:32 here holds 64 values per work item in registers and may spill on NVIDIA.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
@@ -60,15 +70,19 @@ struct Params {
   size_t window = 0;  // lookback_window: status words read per look-back step
   size_t items = 16;  // register variants: elements per work item (4 x SUBTILES)
   bool serial = false;  // lookback_window: one work item walks the window (else a tree sums it)
+  size_t groups_per_cu = 0;  // lookback_pipelined: persistent work groups per compute unit
   std::string type() const { return is_int ? "int" : "float"; }
   std::string key() const {
     return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window) +
-           "/" + std::to_string(items) + (serial ? "/serial" : "");
+           "/" + std::to_string(items) + (serial ? "/serial" : "") + "/g" + std::to_string(groups_per_cu);
   }
   // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
   // The register variants keep 16 elements per work item at every class (class 1: 64 x 16 tiles).
   size_t work_group() const { return size_class == 1 ? 64 : 256; }
-  bool in_registers() const { return variant == Variant::lookback_registers || variant == Variant::lookback_window; }
+  bool in_registers() const {
+    return variant == Variant::lookback_registers || variant == Variant::lookback_window ||
+           variant == Variant::lookback_pipelined;
+  }
   size_t subtiles() const { return in_registers() ? items / 4 : size_class == 1 ? 1 : 4; }
   bool is_lookback() const { return variant == Variant::lookback || in_registers(); }
   size_t tile() const { return work_group() * 4 * subtiles(); }
@@ -121,6 +135,7 @@ struct Fixture {
   cl::Kernel reduce, tiles_kernel, lookback;
   std::vector<Level> levels;  // multi-level: level 0 is the input
   cl_uint epoch = 0;          // look-back: changes every launch
+  size_t groups = 0;          // lookback_pipelined: the persistent grid, in work groups
   gb::Calibration calibration;
   std::optional<gb::Check> check;
 };
@@ -141,9 +156,13 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     if (p.serial) options += " -DLOOKBACK_SERIAL=1";
     fx->lookback = s.kernel("l1/scan.cl", std::string("scan_") + variant_name(p.variant), options);
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
-    fx->counter = gb::make_buffer(sizeof(cl_uint));
+    // counter[0]: the next ticket; counter[1]: lookback_pipelined's finished groups. Both are
+    // left 0 by every launch (by the last group), so they are set here once.
+    fx->counter = gb::make_buffer(2 * sizeof(cl_uint));
     GB_CL(s.queue().enqueueFillBuffer(fx->status, cl_ulong(0), 0, fx->tiles * sizeof(cl_ulong)));
-    GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
+    GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, 2 * sizeof(cl_uint)));
+    if (p.variant == Variant::lookback_pipelined)
+      fx->groups = std::max<size_t>(1, s.info().compute_units) * p.groups_per_cu;
     auto& k = fx->lookback;
     GB_CL(k.setArg(0, fx->in));
     GB_CL(k.setArg(1, fx->out));
@@ -169,7 +188,8 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
   if (p.is_lookback()) {
     fx.epoch = fx.epoch % ((1u << 30) - 1) + 1;  // 1 .. 2^30-1; 0 is the zero-filled status
     GB_CL(fx.lookback.setArg(6, fx.epoch));
-    b.launch(fx.lookback, cl::NDRange(fx.tiles * wg), cl::NDRange(wg));
+    const size_t groups = p.variant == Variant::lookback_pipelined ? fx.groups : fx.tiles;
+    b.launch(fx.lookback, cl::NDRange(groups * wg), cl::NDRange(wg));
     return;
   }
   auto& reduce = fx.reduce;
@@ -234,30 +254,42 @@ void register_scan() {
   const auto& sub = gb::device_subgroup_support();
   for (bool is_int : {true, false})  // the problem outer: variants share it
     for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers,
-                      Variant::lookback_window}) {
+                      Variant::lookback_window, Variant::lookback_pipelined}) {
       Params base{v, is_int, size};
       // lookback_window: a window of 32 status words (a warp's worth) and of the whole work group,
       // 16 elements per work item; 32 elements (tiles twice as long) at window 32; the window
       // summed by a tree or walked by one work item.
+      // lookback_pipelined: window 32 and tree walk, 16 elements per work item at 2, 4 and 8
+      // persistent groups per compute unit; 32 elements (two arrays of 32 in registers) at 4.
       struct Walk {
         size_t window, items;
         bool serial;
+        size_t groups_per_cu = 0;
       };
       std::vector<Walk> walks = {{0, 16, false}};
       if (v == Variant::lookback_window)
         walks = {{32, 16, false}, {base.work_group(), 16, false}, {32, 32, false}, {32, 16, true}, {32, 32, true},
                  {64, 32, false}, {128, 32, false}};
+      if (v == Variant::lookback_pipelined)
+        walks = {{32, 16, false, 2}, {32, 16, false, 4}, {32, 16, false, 8}, {32, 32, false, 4}};
       for (const Walk& w : walks) {
         if (w.window > base.work_group()) continue;  // the window is read by the work group's items
         Params p = base;
         p.window = w.window;
         p.items = w.items;
         p.serial = w.serial;
-        const std::string name =
-            w.window ? gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(w.window)},
-                                                  {"items", std::to_string(w.items)}, {"walk", w.serial ? "serial" : "tree"},
-                                                  {"size", std::to_string(size)}})
-                   : gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
+        p.groups_per_cu = w.groups_per_cu;
+        std::string name;
+        if (w.groups_per_cu)
+          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()},
+                                            {"groups_per_cu", std::to_string(w.groups_per_cu)},
+                                            {"items", std::to_string(w.items)}, {"size", std::to_string(size)}});
+        else if (w.window)
+          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(w.window)},
+                                            {"items", std::to_string(w.items)}, {"walk", w.serial ? "serial" : "tree"},
+                                            {"size", std::to_string(size)}});
+        else
+          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
         if (v == Variant::subgroup && !sub.available)
           gb::skip_variant(name, sub.reason);
         else if (p.is_lookback() && !d.has_extension("cl_khr_int64_base_atomics"))

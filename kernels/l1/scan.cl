@@ -577,3 +577,154 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
 #endif
 }
 #endif
+
+// ---- single pass, persistent work groups, the next tile loaded during the look-back ------------
+// (scan_lookback_pipelined) A grid of a few work groups per compute unit, each looping over tiles
+// taken by ticket (counter[0]). A group holds a current tile t (scanned in registers, aggregate
+// published) and per step: 1. takes the next ticket t2 and issues t2's loads into a second set
+// of registers (their values unused yet); 2. looks back for t (look_back_window), publishes t's
+// inclusive prefix and stores t (through the stage if TRANSPOSE); 3. scans t2 in registers,
+// publishes its aggregate at once and makes it current. The loads of t2 are in flight while the
+// group waits in t's look-back, where scan_lookback_window's tiles have nothing in flight.
+// The price: t2's aggregate goes out only after t's look-back and stores, later than in
+// scan_lookback_window (right after the tile's own loads and scan), so t2's successors may wait
+// on it longer.
+// The first tile is taken, loaded, scanned and published before any look-back (the loop's first
+// pass has no current tile); tile 0 publishes its inclusive prefix directly.
+//
+// Forward progress. A group waits only in the look-back for its current tile t, and only on the
+// status words of tickets below t; never on its own prefetched tile t2 > t. Tickets are taken only
+// by running groups (a group not started holds none; on a GPU a started group stays resident
+// until it exits, on PoCL's CPU device it runs to completion on its thread), so it is enough that
+// the lowest ticket m whose inclusive prefix is not yet published always advances. Its holder has
+// it either as its current tile: m's aggregate is published and its look-back reads only tiles
+// below m, all inclusive, so it ends; or as its prefetched tile: the holder's current tile c < m
+// is then inclusive already (published before c's stores), so the holder is storing c or scanning
+// m, steps that wait on nothing, and m becomes current. Taking a ticket, loading and scanning wait
+// on nothing either. So waits only point to lower tickets held by running groups: no cycle.
+//
+// Counters without the host: each group, on exit (after its last ticket, >= tiles), increments
+// counter[1]; the group that sees groups - 1 is the last, every group has stopped taking tickets,
+// and it resets both counters to 0 for the next launch. Epochs change per launch as above.
+#if defined(cl_khr_int64_base_atomics)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_lookback_pipelined(__global const TYPE* in, __global TYPE* out, const ulong n,
+                             __global volatile ulong* status, __global volatile uint* counter,
+                             const uint tiles, const uint epoch) {
+#if TRANSPOSE
+  __local TYPE staged[TPAD(TILE)];
+#endif
+  __local TYPE scratch[LOCAL_SLOTS];
+  __local TYPE segs[RAKERS + 1];
+  __local TYPE window[LOOKBACK_WINDOW];
+  __local uint nearest[2];
+  __local uint ticket;
+  // Work item 0's values kept in local memory, not private (see look_back_window on PoCL).
+  __local TYPE tile_prefix, tile_aggregate;
+  const uint lid = get_local_id(0);
+  VEC next[SUBTILES];  // the next tile's loads (TRANSPOSE: load4's layout; else the item's own)
+  TYPE x[ITEMS];       // the current tile: the item's exclusive scan in registers
+  TYPE excl = 0;       // the current tile: the sum of the items before this one
+  uint t = tiles;      // the current tile; tiles: none yet
+  for (;;) {
+    // 1. The next ticket, its loads issued. Every work item read the last ticket before step 3's
+    // barriers, so work item 0 may overwrite it.
+    if (lid == 0) ticket = atomic_inc(&counter[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t2 = ticket;
+    if (t2 < tiles) {  // uniform
+#if TRANSPOSE
+      for (uint k = 0; k < SUBTILES; ++k) next[k] = load4(in, n, t2, k);
+#else
+      for (uint k = 0; k < SUBTILES; ++k) {
+        const ulong i = (ulong)t2 * TILE + lid * ITEMS + k * 4;
+        VEC v = (VEC)(0);
+        if (i + 4 <= n) {
+          v = vload4(0, in + i);
+        } else {
+          if (i < n) v.s0 = in[i];
+          if (i + 1 < n) v.s1 = in[i + 1];
+          if (i + 2 < n) v.s2 = in[i + 2];
+        }
+        next[k] = v;
+      }
+#endif
+    }
+    // 2. The current tile: look back, publish its inclusive prefix, store it.
+    if (t < tiles) {  // uniform
+      if (t == 0) {
+        if (lid == 0) tile_prefix = 0;  // its inclusive prefix went out with its scan
+      } else {
+        look_back_window(status, t, epoch, window, nearest, &tile_prefix);
+        if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, tile_prefix + tile_aggregate));
+      }
+#if TRANSPOSE
+      // The work item overwrites only the slots it read itself in step 3: no barrier needed before.
+      for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
+      barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
+      const TYPE offset = tile_prefix;
+      for (uint k = 0; k < SUBTILES; ++k) {
+        const uint i = k * WG * 4 + lid * 4;
+        const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
+        store4(out, n, t, k, v + offset);
+      }
+#else
+      barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
+      const TYPE offset = tile_prefix + excl;
+      for (uint k = 0; k < ITEMS; k += 4) {
+        const ulong i = (ulong)t * TILE + lid * ITEMS + k;
+        const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
+        if (i + 4 <= n) {
+          vstore4(v, 0, out + i);
+        } else {
+          if (i < n) out[i] = v.s0;
+          if (i + 1 < n) out[i + 1] = v.s1;
+          if (i + 2 < n) out[i + 2] = v.s2;
+        }
+      }
+#endif
+    }
+    if (t2 >= tiles) break;  // uniform: every work item read the same ticket
+    // 3. The next tile becomes current: scan in registers, publish its aggregate at once.
+#if TRANSPOSE
+    barrier(CLK_LOCAL_MEM_FENCE);  // everyone has read the stage for step 2's stores
+    for (uint k = 0; k < SUBTILES; ++k) {  // scattered into the stage, read back item-major
+      const uint i = k * WG * 4 + lid * 4;
+      staged[TPAD(i)] = next[k].s0;
+      staged[TPAD(i + 1)] = next[k].s1;
+      staged[TPAD(i + 2)] = next[k].s2;
+      staged[TPAD(i + 3)] = next[k].s3;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
+#else
+    for (uint k = 0; k < SUBTILES; ++k) {
+      x[4 * k] = next[k].s0;
+      x[4 * k + 1] = next[k].s1;
+      x[4 * k + 2] = next[k].s2;
+      x[4 * k + 3] = next[k].s3;
+    }
+#endif
+    TYPE mine = 0;  // exclusive scan in registers
+    for (uint k = 0; k < ITEMS; ++k) {
+      const TYPE v = x[k];
+      x[k] = mine;
+      mine += v;
+    }
+    TYPE aggregate;
+    excl = group_scan_raking(mine, scratch, segs, &aggregate);
+    if (lid == 0) {
+      tile_aggregate = aggregate;
+      atom_xchg(&status[t2], pack(epoch, t2 == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, aggregate));
+    }
+    t = t2;
+  }
+  if (lid == 0) {  // the last group to finish resets the counters
+    mem_fence(CLK_GLOBAL_MEM_FENCE);  // after this group's last ticket
+    if (atomic_inc(&counter[1]) == get_num_groups(0) - 1) {
+      atomic_xchg(&counter[0], 0u);
+      atomic_xchg(&counter[1], 0u);
+    }
+  }
+}
+#endif
