@@ -89,9 +89,8 @@ TYPE group_scan_subgroup(TYPE x, __local TYPE* s, TYPE* total) {
 #endif
 
 // ---- tile helpers ---------------------------------------------------------------------------
-// The work item's 4 elements of sub-tile k of tile t (zeros past n).
-VEC load4(__global const TYPE* in, const ulong n, const ulong t, const uint k) {
-  const ulong i = t * TILE + (ulong)k * WG * 4 + get_local_id(0) * 4;
+// The 4 elements from index i (zeros past n).
+VEC load_run4(__global const TYPE* in, const ulong n, const ulong i) {
   if (i + 4 <= n) return vload4(0, in + i);
   VEC v = (VEC)(0);
   if (i < n) v.s0 = in[i];
@@ -100,8 +99,7 @@ VEC load4(__global const TYPE* in, const ulong n, const ulong t, const uint k) {
   return v;
 }
 
-void store4(__global TYPE* out, const ulong n, const ulong t, const uint k, const VEC v) {
-  const ulong i = t * TILE + (ulong)k * WG * 4 + get_local_id(0) * 4;
+void store_run4(__global TYPE* out, const ulong n, const ulong i, const VEC v) {
   if (i + 4 <= n) {
     vstore4(v, 0, out + i);
     return;
@@ -109,6 +107,15 @@ void store4(__global TYPE* out, const ulong n, const ulong t, const uint k, cons
   if (i < n) out[i] = v.s0;
   if (i + 1 < n) out[i + 1] = v.s1;
   if (i + 2 < n) out[i + 2] = v.s2;
+}
+
+// The work item's 4 elements of sub-tile k of tile t: neighbouring work items, neighbouring runs.
+ulong sub_tile_index(const ulong t, const uint k) { return t * TILE + (ulong)k * WG * 4 + get_local_id(0) * 4; }
+VEC load4(__global const TYPE* in, const ulong n, const ulong t, const uint k) {
+  return load_run4(in, n, sub_tile_index(t, k));
+}
+void store4(__global TYPE* out, const ulong n, const ulong t, const uint k, const VEC v) {
+  store_run4(out, n, sub_tile_index(t, k), v);
 }
 
 #define SUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
@@ -269,13 +276,86 @@ TYPE group_scan_raking(TYPE x, __local TYPE* s, __local TYPE* segs, TYPE* total)
   return s[PADDED(lid)];
 }
 
+// The register variants' tile in three steps. load_tile issues the work item's loads of tile t:
+// TRANSPOSE, load4's coalesced layout; else its own ITEMS consecutive elements (vload4, strided
+// across the work items). own_items puts the work item's ITEMS consecutive elements in x
+// (TRANSPOSE: through the stage; the caller makes sure nobody still reads it). store_tile writes
+// x + excl + the tile's prefix (read from local memory after the barrier in it).
+void load_tile(__global const TYPE* in, const ulong n, const uint t, VEC* v) {
+  for (uint k = 0; k < SUBTILES; ++k)
+#if TRANSPOSE
+    v[k] = load4(in, n, t, k);
+#else
+    v[k] = load_run4(in, n, (ulong)t * TILE + get_local_id(0) * ITEMS + k * 4);
+#endif
+}
+
+void own_items(const VEC* v, __local TYPE* staged, TYPE* x) {
+  const uint lid = get_local_id(0);
+#if TRANSPOSE
+  for (uint k = 0; k < SUBTILES; ++k) {  // scattered into the stage, read back item-major
+    const uint i = k * WG * 4 + lid * 4;
+    staged[TPAD(i)] = v[k].s0;
+    staged[TPAD(i + 1)] = v[k].s1;
+    staged[TPAD(i + 2)] = v[k].s2;
+    staged[TPAD(i + 3)] = v[k].s3;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
+#else
+  for (uint k = 0; k < SUBTILES; ++k) {
+    x[4 * k] = v[k].s0;
+    x[4 * k + 1] = v[k].s1;
+    x[4 * k + 2] = v[k].s2;
+    x[4 * k + 3] = v[k].s3;
+  }
+#endif
+}
+
+// Exclusive scan of x in place; returns the sum.
+TYPE scan_items(TYPE* x) {
+  TYPE sum = 0;
+  for (uint k = 0; k < ITEMS; ++k) {
+    const TYPE v = x[k];
+    x[k] = sum;
+    sum += v;
+  }
+  return sum;
+}
+
+void store_tile(__global TYPE* out, const ulong n, const uint t, __local TYPE* staged, const TYPE* x,
+                const TYPE excl, __local const TYPE* tile_prefix) {
+  const uint lid = get_local_id(0);
+#if TRANSPOSE
+  // The work item overwrites only the slots it read itself in own_items: no barrier needed before.
+  for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
+  barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
+  const TYPE offset = *tile_prefix;
+  for (uint k = 0; k < SUBTILES; ++k) {
+    const uint i = k * WG * 4 + lid * 4;
+    const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
+    store4(out, n, t, k, v + offset);
+  }
+#else
+  barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
+  const TYPE offset = *tile_prefix + excl;
+  for (uint k = 0; k < SUBTILES; ++k)
+    store_run4(out, n, (ulong)t * TILE + lid * ITEMS + k * 4,
+               (VEC)(x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]) + offset);
+#endif
+}
+
+#if TRANSPOSE
+#define STAGE_DECLARATION __local TYPE staged[TPAD(TILE)]
+#else
+#define STAGE_DECLARATION __local TYPE* const staged = 0
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const ulong n,
                              __global volatile ulong* status, __global volatile uint* counter,
                              const uint tiles, const uint epoch) {
-#if TRANSPOSE
-  __local TYPE staged[TPAD(TILE)];
-#endif
+  STAGE_DECLARATION;
   __local TYPE scratch[LOCAL_SLOTS];
   __local TYPE segs[RAKERS + 1];
   __local uint ticket;
@@ -287,41 +367,11 @@ void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const 
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint t = ticket;
+  VEC loaded[SUBTILES];
+  load_tile(in, n, t, loaded);
   TYPE x[ITEMS];
-#if TRANSPOSE
-  for (uint k = 0; k < SUBTILES; ++k) {  // coalesced VEC loads, scattered into the stage
-    const VEC v = load4(in, n, t, k);
-    const uint i = k * WG * 4 + lid * 4;
-    staged[TPAD(i)] = v.s0;
-    staged[TPAD(i + 1)] = v.s1;
-    staged[TPAD(i + 2)] = v.s2;
-    staged[TPAD(i + 3)] = v.s3;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
-#else
-  for (uint k = 0; k < ITEMS; k += 4) {
-    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
-    VEC v = (VEC)(0);
-    if (i + 4 <= n) {
-      v = vload4(0, in + i);
-    } else {
-      if (i < n) v.s0 = in[i];
-      if (i + 1 < n) v.s1 = in[i + 1];
-      if (i + 2 < n) v.s2 = in[i + 2];
-    }
-    x[k] = v.s0;
-    x[k + 1] = v.s1;
-    x[k + 2] = v.s2;
-    x[k + 3] = v.s3;
-  }
-#endif
-  TYPE mine = 0;  // exclusive scan in registers
-  for (uint k = 0; k < ITEMS; ++k) {
-    const TYPE v = x[k];
-    x[k] = mine;
-    mine += v;
-  }
+  own_items(loaded, staged, x);
+  const TYPE mine = scan_items(x);
   TYPE aggregate;
   const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
   if (lid == 0) {  // publish the aggregate at once, then look back
@@ -342,31 +392,7 @@ void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const 
     }
     tile_prefix = prefix;
   }
-#if TRANSPOSE
-  // The work item overwrites only the slots it read itself, so no barrier is needed before.
-  for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
-  barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
-  const TYPE offset = tile_prefix;
-  for (uint k = 0; k < SUBTILES; ++k) {
-    const uint i = k * WG * 4 + lid * 4;
-    const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
-    store4(out, n, t, k, v + offset);
-  }
-#else
-  barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
-  const TYPE offset = tile_prefix + excl;
-  for (uint k = 0; k < ITEMS; k += 4) {
-    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
-    const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
-    if (i + 4 <= n) {
-      vstore4(v, 0, out + i);
-    } else {
-      if (i < n) out[i] = v.s0;
-      if (i + 1 < n) out[i + 1] = v.s1;
-      if (i + 2 < n) out[i + 2] = v.s2;
-    }
-  }
-#endif
+  store_tile(out, n, t, staged, x, excl, &tile_prefix);
 }
 #endif
 
@@ -478,9 +504,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulong n,
                           __global volatile ulong* status, __global volatile uint* counter,
                           const uint tiles, const uint epoch) {
-#if TRANSPOSE
-  __local TYPE staged[TPAD(TILE)];
-#endif
+  STAGE_DECLARATION;
   __local TYPE scratch[LOCAL_SLOTS];
   __local TYPE segs[RAKERS + 1];
 #if LOOKBACK_SERIAL
@@ -499,41 +523,11 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint t = ticket;
+  VEC loaded[SUBTILES];
+  load_tile(in, n, t, loaded);
   TYPE x[ITEMS];
-#if TRANSPOSE
-  for (uint k = 0; k < SUBTILES; ++k) {  // coalesced VEC loads, scattered into the stage
-    const VEC v = load4(in, n, t, k);
-    const uint i = k * WG * 4 + lid * 4;
-    staged[TPAD(i)] = v.s0;
-    staged[TPAD(i + 1)] = v.s1;
-    staged[TPAD(i + 2)] = v.s2;
-    staged[TPAD(i + 3)] = v.s3;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
-#else
-  for (uint k = 0; k < ITEMS; k += 4) {
-    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
-    VEC v = (VEC)(0);
-    if (i + 4 <= n) {
-      v = vload4(0, in + i);
-    } else {
-      if (i < n) v.s0 = in[i];
-      if (i + 1 < n) v.s1 = in[i + 1];
-      if (i + 2 < n) v.s2 = in[i + 2];
-    }
-    x[k] = v.s0;
-    x[k + 1] = v.s1;
-    x[k + 2] = v.s2;
-    x[k + 3] = v.s3;
-  }
-#endif
-  TYPE mine = 0;  // exclusive scan in registers
-  for (uint k = 0; k < ITEMS; ++k) {
-    const TYPE v = x[k];
-    x[k] = mine;
-    mine += v;
-  }
+  own_items(loaded, staged, x);
+  const TYPE mine = scan_items(x);
   TYPE aggregate;
   const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
   if (t == 0) {  // t is the same in every work item: the look-back's barriers stay uniform
@@ -550,31 +544,7 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
 #endif
     if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, tile_prefix + aggregate));
   }
-#if TRANSPOSE
-  // The work item overwrites only the slots it read itself, so no barrier is needed before.
-  for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
-  barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
-  const TYPE offset = tile_prefix;
-  for (uint k = 0; k < SUBTILES; ++k) {
-    const uint i = k * WG * 4 + lid * 4;
-    const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
-    store4(out, n, t, k, v + offset);
-  }
-#else
-  barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
-  const TYPE offset = tile_prefix + excl;
-  for (uint k = 0; k < ITEMS; k += 4) {
-    const ulong i = (ulong)t * TILE + lid * ITEMS + k;
-    const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
-    if (i + 4 <= n) {
-      vstore4(v, 0, out + i);
-    } else {
-      if (i < n) out[i] = v.s0;
-      if (i + 1 < n) out[i + 1] = v.s1;
-      if (i + 2 < n) out[i + 2] = v.s2;
-    }
-  }
-#endif
+  store_tile(out, n, t, staged, x, excl, &tile_prefix);
 }
 #endif
 
@@ -611,9 +581,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void scan_lookback_pipelined(__global const TYPE* in, __global TYPE* out, const ulong n,
                              __global volatile ulong* status, __global volatile uint* counter,
                              const uint tiles, const uint epoch) {
-#if TRANSPOSE
-  __local TYPE staged[TPAD(TILE)];
-#endif
+  STAGE_DECLARATION;
   __local TYPE scratch[LOCAL_SLOTS];
   __local TYPE segs[RAKERS + 1];
   __local TYPE window[LOOKBACK_WINDOW];
@@ -632,24 +600,7 @@ void scan_lookback_pipelined(__global const TYPE* in, __global TYPE* out, const 
     if (lid == 0) ticket = atomic_inc(&counter[0]);
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint t2 = ticket;
-    if (t2 < tiles) {  // uniform
-#if TRANSPOSE
-      for (uint k = 0; k < SUBTILES; ++k) next[k] = load4(in, n, t2, k);
-#else
-      for (uint k = 0; k < SUBTILES; ++k) {
-        const ulong i = (ulong)t2 * TILE + lid * ITEMS + k * 4;
-        VEC v = (VEC)(0);
-        if (i + 4 <= n) {
-          v = vload4(0, in + i);
-        } else {
-          if (i < n) v.s0 = in[i];
-          if (i + 1 < n) v.s1 = in[i + 1];
-          if (i + 2 < n) v.s2 = in[i + 2];
-        }
-        next[k] = v;
-      }
-#endif
-    }
+    if (t2 < tiles) load_tile(in, n, t2, next);  // uniform
     // 2. The current tile: look back, publish its inclusive prefix, store it.
     if (t < tiles) {  // uniform
       if (t == 0) {
@@ -658,59 +609,13 @@ void scan_lookback_pipelined(__global const TYPE* in, __global TYPE* out, const 
         look_back_window(status, t, epoch, window, nearest, &tile_prefix);
         if (lid == 0) atom_xchg(&status[t], pack(epoch, FLAG_INCLUSIVE, tile_prefix + tile_aggregate));
       }
-#if TRANSPOSE
-      // The work item overwrites only the slots it read itself in step 3: no barrier needed before.
-      for (uint k = 0; k < ITEMS; ++k) staged[TPAD(lid * ITEMS + k)] = excl + x[k];
-      barrier(CLK_LOCAL_MEM_FENCE);  // the stage and tile_prefix are complete
-      const TYPE offset = tile_prefix;
-      for (uint k = 0; k < SUBTILES; ++k) {
-        const uint i = k * WG * 4 + lid * 4;
-        const VEC v = (VEC)(staged[TPAD(i)], staged[TPAD(i + 1)], staged[TPAD(i + 2)], staged[TPAD(i + 3)]);
-        store4(out, n, t, k, v + offset);
-      }
-#else
-      barrier(CLK_LOCAL_MEM_FENCE);  // tile_prefix is complete
-      const TYPE offset = tile_prefix + excl;
-      for (uint k = 0; k < ITEMS; k += 4) {
-        const ulong i = (ulong)t * TILE + lid * ITEMS + k;
-        const VEC v = (VEC)(x[k], x[k + 1], x[k + 2], x[k + 3]) + offset;
-        if (i + 4 <= n) {
-          vstore4(v, 0, out + i);
-        } else {
-          if (i < n) out[i] = v.s0;
-          if (i + 1 < n) out[i + 1] = v.s1;
-          if (i + 2 < n) out[i + 2] = v.s2;
-        }
-      }
-#endif
+      store_tile(out, n, t, staged, x, excl, &tile_prefix);
     }
     if (t2 >= tiles) break;  // uniform: every work item read the same ticket
     // 3. The next tile becomes current: scan in registers, publish its aggregate at once.
-#if TRANSPOSE
     barrier(CLK_LOCAL_MEM_FENCE);  // everyone has read the stage for step 2's stores
-    for (uint k = 0; k < SUBTILES; ++k) {  // scattered into the stage, read back item-major
-      const uint i = k * WG * 4 + lid * 4;
-      staged[TPAD(i)] = next[k].s0;
-      staged[TPAD(i + 1)] = next[k].s1;
-      staged[TPAD(i + 2)] = next[k].s2;
-      staged[TPAD(i + 3)] = next[k].s3;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < ITEMS; ++k) x[k] = staged[TPAD(lid * ITEMS + k)];
-#else
-    for (uint k = 0; k < SUBTILES; ++k) {
-      x[4 * k] = next[k].s0;
-      x[4 * k + 1] = next[k].s1;
-      x[4 * k + 2] = next[k].s2;
-      x[4 * k + 3] = next[k].s3;
-    }
-#endif
-    TYPE mine = 0;  // exclusive scan in registers
-    for (uint k = 0; k < ITEMS; ++k) {
-      const TYPE v = x[k];
-      x[k] = mine;
-      mine += v;
-    }
+    own_items(next, staged, x);
+    const TYPE mine = scan_items(x);
     TYPE aggregate;
     excl = group_scan_raking(mine, scratch, segs, &aggregate);
     if (lid == 0) {
