@@ -22,50 +22,13 @@ const char* variant_name(Variant v) {
   return names[static_cast<int>(v)];
 }
 
-// lookback_registers, expected on the H200: copy_fraction 0.60-0.75 (the other variants: ~0.36).
-// Their tiles pay ~70 barriers each (4 Blelloch trees of 16 steps), so a work group spends most
-// of its time synchronising rather than keeping loads in flight; here a tile of 4096 costs ~6
-// barriers, 16 local stores and loads per element for the transpose and one small raking scan,
-// which leaves the kernel near memory bound. Not 0.9 (CUB-like) because one work item looks back
-// serially through L2 (no sub-groups on NVIDIA OpenCL for a warp-wide look-back) and the transpose
-// and look-back latencies are exposed with at most 8 groups per SM.
-// lookback_window, expected on the H200: copy_fraction 0.6-0.8 if the serial walk is the limit
-// (every variant measured 0.36-0.38, lookback_registers too): a late tile walks back through
-// hundreds of aggregates, one dependent L2 load each, and stays resident for tens of us; 32 status
-// words per step cut that ~32-fold. If it stays ~0.37 the walk was not the limit, and the bound is
-// what all variants share: each tile's serial chain (ticket atomic, loads, barriers, stores)
-// against the few tiles resident per SM, or load4/store4's code (vload4 may not become 128-bit
-// loads). Next: Nsight Compute's stall reasons, achieved occupancy and the SASS of the loads.
-// Measured (run 10): 0.58 int / 0.62 float at window 32, up from 0.37: the walk was the limit.
-// window:WG (256 at size 3), expected 0.70-0.80: a wave of ~1000 resident tiles started together
-// leaves the last one up to ~1000 aggregates from an inclusive prefix, 32 window steps of an L2
-// round trip and 7 barriers each at window 32, 4 at 256 (the 256 status words are 2 KiB per step).
-// Measured (run 11): window:256 0.48 / 0.53, below window:32 (0.58 / 0.62): the prediction
-// missed. What bounds both is how fast the inclusive prefixes advance: a tile sees its nearest
-// inclusive predecessor one L2 round trip (plus the window's barriers) after it was published,
-// so the frontier moves at most one window per step, ~32 tiles per us, ~2 ms for 65536 tiles of
-// 4096 (measured 1.65); a wider window costs more per step and meets unpublished tiles sooner.
-// items:32 (tiles of 8192), expected 0.75-0.90: half the tiles for the frontier to cross, with
-// 33 KiB of local memory per group (6 groups per SM) and 32 values in registers per work item.
-// Measured (run 12): items:32 0.67 int / 0.635 float (items:16 0.58 / 0.62): +16% / +3%, not
-// the 1.5-2x the frontier alone would give, so the cost of each look-back step counts too (the
-// 256-word window, dearer per step, was slower). walk:serial, expected 0.72-0.80 at items:32: one
-// work item walks the 32 words in local memory, 3 barriers per step instead of 7 and no atomics.
-// Measured (run 13): walk:serial 0.45-0.64, no better. window:64 and 128 at items:32, expected
-// 0.70-0.78 if the number of frontier steps bounds it (twice or four times the tiles per step),
-// below 0.67 if each step's cost does (as window:256 at items:16 suggested).
-// lookback_pipelined (groups_per_cu:4, window 32), expected on the H200: copy_fraction 0.72-0.85
-// if memory-level parallelism is the bound: a persistent group issues the loads of its next tile
-// before looking back for the current one, so loads stay in flight during the wait instead of
-// only at each tile's start (window:32/items:32: 0.67 / 0.64, 4-6 tiles resident per SM, each
-// waiting most of its ~18 us). No better than 0.67 if the look-back's own latency chain is the
-// bound (the inclusive frontier advancing one window per L2 round trip): prefetching does not
-// shorten it. items:32 here holds 64 values per work item in registers and may spill on NVIDIA.
-// Measured (run 15): windows 64 / 128 at items:32 0.66 / 0.62 (int), below 32. After the kernels
-// shared their tile code (run 17, 10 repetitions) window 32 at items:32 gives 0.677 int and
-// 0.705 float (it was 0.671 / 0.637): code generation moves it by a few percent. Probes of the
-// neighbourhood (run 18, not kept): window 16 the same (0.677 / 0.704), 24 items per work item
-// (tiles of 6144) 0.54.
+// What bounds a single pass on the H200 (docs/PERFORMANCE.md has each variant's prediction and
+// measurement, runs 8-18): one work item walking the look-back, a dependent L2 load per
+// predecessor, held the first variants at 0.36-0.38 of copy, registers or not. A window of 32
+// predecessors read by the whole group per step, with tiles of 8192 (window:32/items:32), reaches
+// 0.677 int / 0.705 float. Wider windows (dearer steps), one work item walking the window, and
+// persistent groups loading their next tile during the look-back (whose aggregate then goes out
+// later) were slower; they stay registered so the comparison can be re-run on other devices.
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
