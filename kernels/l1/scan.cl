@@ -89,9 +89,11 @@ TYPE group_scan_subgroup(TYPE x, __local TYPE* s, TYPE* total) {
 #endif
 
 // ---- tile helpers ---------------------------------------------------------------------------
-// The 4 elements from index i (zeros past n).
+// The 4 elements from index i (zeros past n); i is a multiple of 4 at every call. Whole runs go
+// through a VEC pointer: vload4 promises only element alignment, so NVIDIA's compiler made four
+// 32-bit loads of it (PTX of scan_lookback_window: no ld.global.v4), where this is one 128-bit load.
 VEC load_run4(__global const TYPE* in, const ulong n, const ulong i) {
-  if (i + 4 <= n) return vload4(0, in + i);
+  if (i + 4 <= n) return ((__global const VEC*)in)[i / 4];
   VEC v = (VEC)(0);
   if (i < n) v.s0 = in[i];
   if (i + 1 < n) v.s1 = in[i + 1];
@@ -101,7 +103,7 @@ VEC load_run4(__global const TYPE* in, const ulong n, const ulong i) {
 
 void store_run4(__global TYPE* out, const ulong n, const ulong i, const VEC v) {
   if (i + 4 <= n) {
-    vstore4(v, 0, out + i);
+    ((__global VEC*)out)[i / 4] = v;
     return;
   }
   if (i < n) out[i] = v.s0;
@@ -234,7 +236,7 @@ DEFINE_LOOKBACK(lookback, group_scan_local)
 // Each work item owns ITEMS = 4 * SUBTILES consecutive elements of the tile (TILE = WG * ITEMS,
 // 4096 for WG 256 and SUBTILES 4). Loads and stores stay coalesced: VEC loads as in load4 go
 // through a padded local-memory transpose (TRANSPOSE 1; 0 loads the ITEMS elements directly with
-// vload4, strided across the work items). The work item scans its elements in registers, one
+// VEC loads, strided across the work items). The work item scans its elements in registers, one
 // raking scan of the WG per-item totals follows (3 barriers), then the look-back as in
 // scan_lookback. About 6 barriers per tile against ~70 for scan_lookback's 4 tree scans.
 #if defined(cl_khr_int64_base_atomics)
@@ -277,7 +279,7 @@ TYPE group_scan_raking(TYPE x, __local TYPE* s, __local TYPE* segs, TYPE* total)
 }
 
 // The register variants' tile in three steps. load_tile issues the work item's loads of tile t:
-// TRANSPOSE, load4's coalesced layout; else its own ITEMS consecutive elements (vload4, strided
+// TRANSPOSE, load4's coalesced layout; else its own ITEMS consecutive elements (VEC loads, strided
 // across the work items). own_items puts the work item's ITEMS consecutive elements in x
 // (TRANSPOSE: through the stage; the caller makes sure nobody still reads it). store_tile writes
 // x + excl + the tile's prefix (read from local memory after the barrier in it).
