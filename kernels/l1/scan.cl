@@ -189,6 +189,17 @@ ulong pack(const uint epoch, const uint flag, const TYPE value) {
   return ((ulong)((epoch << 2) | flag) << 32) | (ulong)BITS(value);
 }
 
+// The group's tile, in ticket order: work item 0 takes it (the group taking the last ticket
+// resets the counter for the next launch) and every work item returns it.
+uint take_ticket(__global volatile uint* counter, const uint tiles, __local uint* ticket) {
+  if (get_local_id(0) == 0) {
+    *ticket = atomic_inc(counter);
+    if (*ticket == tiles - 1) atomic_xchg(counter, 0u);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return *ticket;
+}
+
 #define DEFINE_LOOKBACK(NAME, GROUP_SCAN)                                                          \
   __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))                                         \
   void scan_##NAME(__global const TYPE* in, __global TYPE* out, const ulong n,                     \
@@ -197,12 +208,7 @@ ulong pack(const uint epoch, const uint flag, const TYPE value) {
     __local TYPE scratch[LOCAL_SLOTS];                                                             \
     __local uint ticket;                                                                           \
     __local TYPE tile_prefix;                                                                      \
-    if (get_local_id(0) == 0) {                                                                    \
-      ticket = atomic_inc(counter);                                                                \
-      if (ticket == tiles - 1) atomic_xchg(counter, 0u);                                           \
-    }                                                                                              \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    const uint t = ticket;                                                                         \
+    const uint t = take_ticket(counter, tiles, &ticket);                                           \
     VEC v[SUBTILES];                                                                               \
     for (uint k = 0; k < SUBTILES; ++k) v[k] = load4(in, n, t, k);                                 \
     SCAN_TILE(GROUP_SCAN)                                                                          \
@@ -347,6 +353,16 @@ void store_tile(__global TYPE* out, const ulong n, const uint t, __local TYPE* s
 #endif
 }
 
+// Loads tile t and scans it: x gets the work item's exclusive prefixes, the return value is the
+// sum of the work items before it, *aggregate the tile's sum.
+TYPE load_and_scan_tile(__global const TYPE* in, const ulong n, const uint t, __local TYPE* staged,
+                        __local TYPE* scratch, __local TYPE* segs, TYPE* x, TYPE* aggregate) {
+  VEC loaded[SUBTILES];
+  load_tile(in, n, t, loaded);
+  own_items(loaded, staged, x);
+  return group_scan_raking(scan_items(x), scratch, segs, aggregate);
+}
+
 #if TRANSPOSE
 #define STAGE_DECLARATION __local TYPE staged[TPAD(TILE)]
 #else
@@ -363,19 +379,9 @@ void scan_lookback_registers(__global const TYPE* in, __global TYPE* out, const 
   __local uint ticket;
   __local TYPE tile_prefix;
   const uint lid = get_local_id(0);
-  if (lid == 0) {
-    ticket = atomic_inc(counter);
-    if (ticket == tiles - 1) atomic_xchg(counter, 0u);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = ticket;
-  VEC loaded[SUBTILES];
-  load_tile(in, n, t, loaded);
-  TYPE x[ITEMS];
-  own_items(loaded, staged, x);
-  const TYPE mine = scan_items(x);
-  TYPE aggregate;
-  const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
+  const uint t = take_ticket(counter, tiles, &ticket);
+  TYPE x[ITEMS], aggregate;
+  const TYPE excl = load_and_scan_tile(in, n, t, staged, scratch, segs, x, &aggregate);
   if (lid == 0) {  // publish the aggregate at once, then look back
     TYPE prefix = 0;
     if (t == 0) {
@@ -519,19 +525,9 @@ void scan_lookback_window(__global const TYPE* in, __global TYPE* out, const ulo
   __local uint ticket;
   __local TYPE tile_prefix;
   const uint lid = get_local_id(0);
-  if (lid == 0) {
-    ticket = atomic_inc(counter);
-    if (ticket == tiles - 1) atomic_xchg(counter, 0u);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = ticket;
-  VEC loaded[SUBTILES];
-  load_tile(in, n, t, loaded);
-  TYPE x[ITEMS];
-  own_items(loaded, staged, x);
-  const TYPE mine = scan_items(x);
-  TYPE aggregate;
-  const TYPE excl = group_scan_raking(mine, scratch, segs, &aggregate);
+  const uint t = take_ticket(counter, tiles, &ticket);
+  TYPE x[ITEMS], aggregate;
+  const TYPE excl = load_and_scan_tile(in, n, t, staged, scratch, segs, x, &aggregate);
   if (t == 0) {  // t is the same in every work item: the look-back's barriers stay uniform
     if (lid == 0) {
       atom_xchg(&status[0], pack(epoch, FLAG_INCLUSIVE, aggregate));
