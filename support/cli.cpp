@@ -63,10 +63,33 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.min_sample_ms = parse_number("--min_sample_ms", v, 0.001, 10000);
     } else if (take_value(a, "--warmup_s", &v)) {
       o.warmup_s = parse_number("--warmup_s", v, 0, 600);
+    } else if (take_value(a, "--max_noise", &v)) {
+      o.max_noise_percent = parse_number("--max_noise", v, 1e-6, 100);
+    } else if (take_value(a, "--min_samples", &v)) {
+      o.min_samples = static_cast<int>(parse_number("--min_samples", v, 1, 1e6));
+      if (std::to_string(o.min_samples) != v) throw UsageError("--min_samples: expected a whole number, got '" + v + "'");
+    } else if (take_value(a, "--max_time", &v)) {
+      o.max_time_s = parse_number("--max_time", v, 1e-6, 1e6);
+    } else if (take_value(a, "--progress", &v)) {
+      if (v != "0" && v != "1" && v != "false" && v != "true")
+        throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
+      o.progress = v == "1" || v == "true";
+    } else if (take_value(a, "--benchmark_min_time", &v)) {
+      o.min_time_s = parse_number("--benchmark_min_time", v, 1e-9, 1e6);
+    } else if (take_value(a, "--benchmark_out", &v)) {
+      if (v.empty()) throw UsageError("--benchmark_out: expected a file name");
+      o.benchmark_out = v;
+    } else if (take_value(a, "--benchmark_out_format", &v)) {
+      if (v != "json" && v != "csv" && v != "console")
+        throw UsageError("--benchmark_out_format: expected json, csv or console, got '" + v + "'");
+      o.benchmark_out_format = v;
     } else {
       ours = false;
-      if (take_value(a, "--benchmark_out", &v)) o.benchmark_out = v;
-      if (take_value(a, "--benchmark_format", &v)) o.benchmark_format = v;
+      if (take_value(a, "--benchmark_format", &v)) {
+        if (v != "json" && v != "csv" && v != "console")
+          throw UsageError("--benchmark_format: expected json, csv or console, got '" + v + "'");
+        o.benchmark_format = v;
+      }
     }
     if (!ours) argv[kept++] = argv[i];
   }
@@ -88,12 +111,21 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --max_cpu_load=F        warn when the 1-minute load average exceeds F (default: number of cores)
   --strict_env            refuse to run (exit 3) when the load is above --max_cpu_load
   --tolerance_scale=F     multiply every verification margin by F (default 1)
-  --min_sample_ms=F       shortest timed batch, also at least 1000x the device timer (default 2)
+  --min_sample_ms=F       shortest timed sample (a batch of units), also at least 1000x the
+                          device timer (default 5)
+  --max_noise=P           sample until the median's relative standard error is at most P percent
+                          (default 0.5)
+  --min_samples=N         at least N samples per benchmark run (default 10)
+  --max_time=S            at most S seconds of sampling per benchmark run; a run stopped by this
+                          limit above --max_noise is flagged (converged=0, a warning) (default 1)
+  --benchmark_min_time=S  instead of the noise rule, sample for at least S seconds
+  --progress=0            no "[i/N] name, ETA" lines on stderr
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 
 Exit codes: 0 ok; 1 a benchmark failed verification or hit an OpenCL error; 2 usage error;
-3 environment refused (--strict_env); 4 no usable OpenCL device.
+3 environment refused (--strict_env); 4 no usable OpenCL device; 128+N stopped by signal N
+(130 SIGINT, 143 SIGTERM, 129 SIGHUP) after writing the benchmarks that finished.
 )";
 }
 

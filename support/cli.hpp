@@ -21,9 +21,15 @@ struct CliOptions {
   std::optional<int> size_class;    // --size=1..4
   std::optional<double> max_cpu_load;
   double tolerance_scale = 1.0;
-  double min_sample_ms = 2.0;
+  double min_sample_ms = 5.0;
   double warmup_s = 3.0;
-  std::string benchmark_out;        // seen, not taken: the JSON file to make strict afterwards
+  double max_noise_percent = 0.5;   // --max_noise: stop once the estimate is this precise
+  int min_samples = 10;
+  double max_time_s = 1.0;          // --max_time: sampling time limit per benchmark run
+  bool progress = true;             // --progress=0 silences it
+  std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
+  std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
+  std::string benchmark_out_format = "json";  // taken: json, csv or console
   std::string benchmark_format;     // seen, not taken
 };
 

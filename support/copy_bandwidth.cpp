@@ -2,6 +2,7 @@
 #include "copy_bandwidth.hpp"
 
 #include <algorithm>
+#include <string>
 #include <cstdio>
 #include <optional>
 
@@ -34,11 +35,13 @@ const CopyBandwidth& device_copy_bandwidth() {
   const size_t local = std::min(kLocal, s.kernel_work_group_size(kernel));
   const cl::NDRange global((work_items + local - 1) / local * local);
   const Unit unit = [&](Batch& b) { b.launch(kernel, global, cl::NDRange(local)); };
-  const Calibration c = calibrate(unit);
+  run_batch(unit, 1);  // first use
+  const double one = std::max(run_batch(unit, 1).device_seconds, 1e-9);
+  const int units = static_cast<int>(std::clamp(min_sample_seconds() / one + 1, 1.0, 4096.0));
   double best = 0;
   for (int batch = 0; batch < 5; ++batch) {
-    const double t = run_batch(unit, c.units).device_seconds;
-    if (t > 0) best = std::max(best, 2.0 * bytes * c.units / t);
+    const double t = run_batch(unit, units).device_seconds;
+    if (t > 0) best = std::max(best, 2.0 * bytes * units / t);
   }
   cached = CopyBandwidth{best, bytes};
   std::fprintf(stderr, "copy bandwidth reference: %.1f GB/s (float4 copy, 2 x %zu MiB, best of 5 batches)\n",
@@ -46,12 +49,15 @@ const CopyBandwidth& device_copy_bandwidth() {
   return *cached;
 }
 
-void report_copy_fraction(benchmark::State& state, double bytes_per_unit) {
+double copy_fraction(double bytes_per_unit, double unit_seconds) {
   const auto& copy = device_copy_bandwidth();
-  const auto it = state.counters.find("unit_seconds");
-  if (it == state.counters.end() || it->second.value <= 0 || copy.bytes_per_second <= 0) return;
-  state.counters["copy_fraction"] = bytes_per_unit / it->second.value / copy.bytes_per_second;
-  state.counters["copy_bytes_per_second"] = copy.bytes_per_second;
+  static bool in_context = false;
+  if (!in_context) {  // a constant of the device: once, in the context
+    benchmark::AddCustomContext("copy_bytes_per_second", std::to_string(copy.bytes_per_second));
+    in_context = true;
+  }
+  if (unit_seconds <= 0 || copy.bytes_per_second <= 0) return 0;
+  return bytes_per_unit / unit_seconds / copy.bytes_per_second;
 }
 
 }  // namespace gb

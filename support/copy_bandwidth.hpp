@@ -19,8 +19,8 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
 // Measured on first use in this process (a few hundred ms), then cached. Prints one line on stderr.
 const CopyBandwidth& device_copy_bandwidth();
 
-// Counters copy_fraction (this benchmark's bytes per second over the copy bandwidth) and
-// copy_bytes_per_second. Call after Sampler::report (it reads the unit_seconds counter).
-void report_copy_fraction(benchmark::State& state, double bytes_per_unit);
+// This benchmark's bytes per second over the copy bandwidth. The copy bandwidth, a constant of
+// the device, goes into the JSON context once (copy_bytes_per_second).
+double copy_fraction(double bytes_per_unit, double unit_seconds);
 
 }  // namespace gb

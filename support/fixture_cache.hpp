@@ -4,7 +4,7 @@
 // up. Two kinds, because sweeps run many configurations over the same problem:
 // - cached_problem: inputs (host and device) and the reference of one problem, shared by every
 //   variant and work-group shape of it (registered consecutively, so they hit the slot);
-// - cached_fixture: what one variant needs beyond that (kernels, outputs, calibration, check).
+// - cached_fixture: what one variant needs beyond that (kernels, outputs).
 #pragma once
 #include <functional>
 #include <memory>

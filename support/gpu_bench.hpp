@@ -7,6 +7,7 @@
 #include "cl.hpp"
 #include "cl_error.hpp"
 #include "fixture_cache.hpp"
+#include "measure.hpp"
 #include "options.hpp"
 #include "registry.hpp"
 #include "session.hpp"

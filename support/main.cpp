@@ -2,7 +2,9 @@
 // steady clock, register the cases the device can run, run them, and exit non-zero on failure.
 #include <benchmark/benchmark.h>
 
+#include <csignal>
 #include <cstdio>
+#include <memory>
 #include <exception>
 #include <iostream>
 #include <thread>
@@ -13,11 +15,20 @@
 #include "context.hpp"
 #include "cpu_load.hpp"
 #include "devices.hpp"
+#include "interrupt.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "registry.hpp"
+#include "run_output.hpp"
 #include "session.hpp"
 #include "si_format.hpp"
 #include "verify.hpp"
+
+// Google Benchmark 1.7.1 exports its flags but declares them in a private header.
+namespace benchmark {
+extern double FLAGS_benchmark_min_time;
+extern bool FLAGS_benchmark_list_tests;
+}  // namespace benchmark
 
 namespace {
 
@@ -64,8 +75,18 @@ int run(int argc, char** argv) {
     return gb::kExitUsage;
   }
   if (cli.help) std::fputs(gb::cli_help(), stdout);
+  if (!cli.benchmark_out.empty()) {
+    if (auto why = gb::unwritable_reason(cli.benchmark_out); !why.empty()) {
+      std::fprintf(stderr, "gpu_bench: error: --benchmark_out=%s: %s\n", cli.benchmark_out.c_str(), why.c_str());
+      return gb::kExitUsage;
+    }
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return gb::kExitUsage;
+  // The harness samples inside one Google Benchmark iteration (support/measure): the runner must
+  // take that first iteration as final. An explicit --benchmark_min_time was taken by parse_cli.
+  benchmark::FLAGS_benchmark_min_time = 1e-15;
+  const bool listing = benchmark::FLAGS_benchmark_list_tests;
 
   auto entries = gb::enumerate_devices();
   auto infos = infos_of(entries);
@@ -97,6 +118,11 @@ int run(int argc, char** argv) {
   gb::options().tolerance_scale = cli.tolerance_scale;
   gb::options().min_sample_seconds = cli.min_sample_ms * 1e-3;
   gb::options().warmup_max_seconds = cli.warmup_s;
+  gb::options().stop.max_noise = cli.max_noise_percent / 100;
+  gb::options().stop.min_samples = cli.min_samples;
+  gb::options().stop.max_time = cli.max_time_s;
+  gb::options().stop.fixed_time = cli.min_time_s.value_or(0);
+  gb::install_interrupt_handlers();
   gb::open_session(chosen.device, chosen.info, size_class);
 
   if (cli.clock_ramp) {
@@ -112,31 +138,58 @@ int run(int argc, char** argv) {
   if (int code = check_cpu_load(cli); code >= 0) return code;
   gb::add_device_context(chosen.info, size_class);
   gb::register_all_cases();
-  for (const auto& [name, reason] : gb::skipped_variants())
-    std::fprintf(stderr, "skipped %s: %s\n", name.c_str(), reason.c_str());
-  benchmark::AddCustomContext("skipped_variants", skipped_json(gb::skipped_variants()));
+  const int selected = gb::selected_benchmark_count();
+  if (selected == 0 && !listing) {
+    std::fprintf(stderr, "gpu_bench: error: --benchmark_filter=%s matches no benchmark (--benchmark_list_tests lists them)\n",
+                 benchmark::GetBenchmarkFilter().c_str());
+    return gb::kExitUsage;
+  }
+  const auto selected_skips = gb::selected_skipped_variants();
+  for (const auto& [name, reason] : selected_skips) std::fprintf(stderr, "skipped %s: %s\n", name.c_str(), reason.c_str());
+  if (size_t others = gb::skipped_variants().size() - selected_skips.size(); others > 0)
+    std::fprintf(stderr, "(%zu variants this device cannot run are outside the filter; the JSON context lists every skip)\n", others);
 
-  if (cli.warmup_s > 0) {
+  // Context entries that would clutter the console header go only into the output file.
+  std::vector<std::pair<std::string, std::string>> file_context;
+  if (cli.warmup_s > 0 && !listing) {
     // No benchmark is measured before the device clock is steady.
     auto r = gb::run_clock_ramp(cli.warmup_s, true, false);
     double last = r.samples.empty() ? 0 : r.samples.back().t_seconds;
     benchmark::AddCustomContext("warmup_seconds", std::to_string(last));
     benchmark::AddCustomContext("steady_flop_per_second", std::to_string(r.steady_flop_per_second));
-    benchmark::AddCustomContext("clock_ramp_timeline", gb::ramp_timeline_json(r));
+    file_context.emplace_back("clock_ramp_timeline", gb::ramp_timeline_json(r));
     if (!r.steady_from)
       std::fprintf(stderr, "warning: device throughput not steady after %.1f s of warm-up\n", last);
   }
 
-  if (cli.benchmark_format.empty() || cli.benchmark_format == "console") {
-    gb::SiConsoleReporter console;
-    benchmark::RunSpecifiedBenchmarks(&console);
-  } else {
-    benchmark::RunSpecifiedBenchmarks();
+  std::unique_ptr<benchmark::BenchmarkReporter> display;
+  if (cli.benchmark_format == "json")
+    display = std::make_unique<benchmark::JSONReporter>();
+  else if (cli.benchmark_format == "csv")
+    display = std::make_unique<benchmark::CSVReporter>();
+  else
+    display = std::make_unique<gb::SiConsoleReporter>();
+  gb::RunRecorder recorder(display.get());
+  gb::progress().start(selected, cli.progress && !listing);
+  benchmark::RunSpecifiedBenchmarks(&recorder);
+  gb::progress().clear();
+
+  const int signal = gb::stop_signal();
+  file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
+  if (signal != 0) {
+    file_context.emplace_back("interrupted", signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : std::to_string(signal));
+    std::fprintf(stderr, "gpu_bench: stopped by signal %d after %zu finished benchmark runs\n", signal, recorder.kept());
+  }
+  if (!cli.benchmark_out.empty() && !listing) {
+    for (const auto& [key, value] : file_context) benchmark::AddCustomContext(key, value);
+    if (!gb::write_atomically(cli.benchmark_out, recorder.render(cli.benchmark_out_format))) {
+      std::fprintf(stderr, "gpu_bench: error: could not write %s\n", cli.benchmark_out.c_str());
+      return gb::kExitFailed;
+    }
   }
   benchmark::Shutdown();
   gb::close_session();
-  if (!cli.benchmark_out.empty() && !gb::make_json_strict(cli.benchmark_out))
-    std::fprintf(stderr, "warning: could not rewrite %s as strict JSON\n", cli.benchmark_out.c_str());
+  if (signal != 0) return gb::exit_code_for_signal(signal);
   if (gb::failure_count() > 0) {
     std::fprintf(stderr, "gpu_bench: %d benchmark(s) failed\n", gb::failure_count());
     return gb::kExitFailed;

@@ -1,12 +1,14 @@
 // Run-wide settings from gpu_bench's own flags, read by the harness pieces that need them.
 #pragma once
+#include "sample_stats.hpp"
 
 namespace gb {
 
 struct RunOptions {
   double tolerance_scale = 1.0;     // --tolerance_scale: multiplies every case's error margin
-  double min_sample_seconds = 2e-3; // --min_sample_ms: floor for one timed batch
+  double min_sample_seconds = 5e-3; // --min_sample_ms: floor for one timed sample
   double warmup_max_seconds = 3.0;  // --warmup_s: longest clock-ramp warm-up before measuring
+  StopRule stop;                    // --max_noise, --min_samples, --max_time, --benchmark_min_time
 };
 
 RunOptions& options();

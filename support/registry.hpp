@@ -15,17 +15,27 @@ namespace gb {
 using Body = std::function<void(benchmark::State&)>;
 
 // Registers a manual-time benchmark whose OpenCL and other exceptions become a benchmark error
-// (and a non-zero exit) instead of ending the process.
+// (and a non-zero exit) instead of ending the process. gb::Unsupported skips it with the reason;
+// after a stop signal the body is abandoned and the rest are not run.
 benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body);
 
+// Every registered name, and how many of them --benchmark_filter selects.
+const std::vector<std::string>& registered_benchmarks();
+int selected_benchmark_count();
+
 // Whether --benchmark_filter selects `name` (as Google Benchmark matches it, with /manual_time,
-// and a leading '-' negating). Registration uses it to build a kernel, and check its
-// CL_KERNEL_WORK_GROUP_SIZE, only for the variants that will run.
+// and a leading '-' negating): the progress count and the skips worth a console line.
 bool selected_by_filter(const std::string& name);
 
 // A variant this device cannot run: not registered, listed on stderr and in the JSON context.
 void skip_variant(const std::string& name, const std::string& reason);
 const std::vector<std::pair<std::string, std::string>>& skipped_variants();
+// Skips the filter selects: the ones worth a line on the console.
+std::vector<std::pair<std::string, std::string>> selected_skipped_variants();
+// The message a benchmark skipped at run time carries (Google Benchmark 1.7.1 has only errors);
+// reporters drop such runs and list them with the skipped variants.
+extern const char* const kSkippedPrefix;
+extern const char* const kInterruptedMessage;
 
 // The name of the benchmark whose body is running (for messages).
 const std::string& current_benchmark_name();

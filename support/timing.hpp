@@ -1,5 +1,5 @@
-// Device-time measurement: a unit of work is enqueued K times per iteration, the queue is synced
-// once, and the iteration's time is the first event's START to the last event's END.
+// Device-time batches: a unit of work is enqueued K times and the queue synced once; the
+// batch's time is the first event's START to the last event's END.
 #pragma once
 #include <benchmark/benchmark.h>
 
@@ -46,38 +46,7 @@ struct BatchTime {
 // Enqueues `units` units, finishes once, and reads the two timers.
 BatchTime run_batch(const Unit& unit, int units);
 
-// How many units make one sample long enough for the device timer (>= 1000x its resolution
-// and >= --min_sample_ms), found after a warm-up of the unit. Deterministic for a device: a
-// power of two.
-struct Calibration {
-  int units = 1;
-  double unit_seconds = 0;
-};
-Calibration calibrate(const Unit& unit);
+// The shortest sample: --min_sample_ms, and at least 1000x the device timer's resolution.
 double min_sample_seconds();
-
-// Declared work of one unit; the harness turns it into rates.
-struct Work {
-  double bytes = 0;  // bytes moved to/from memory
-  double flops = 0;  // floating-point (or integer) operations
-  double items = 0;  // elements, pixels, transforms...
-};
-
-// The measurement of one benchmark run: the body's loop calls sample(), then report().
-class Sampler {
- public:
-  Sampler(benchmark::State& state, const Calibration& calibration)
-      : state_(state), calibration_(calibration) {}
-  void sample(const Unit& unit);
-  // Rates (bytes_per_second, items_per_second, flop_per_second), the batch size, the time of one
-  // unit, and the host/device timer ratio.
-  void report(const Work& per_unit);
-
- private:
-  benchmark::State& state_;
-  Calibration calibration_;
-  double device_total_ = 0, host_total_ = 0;
-  int samples_ = 0;
-};
 
 }  // namespace gb

@@ -60,8 +60,6 @@ struct Params {
 struct Fixture {
   cl::Kernel kernel;
   cl::Buffer counters;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::string build_options(Type t, uint32_t iters) {
@@ -77,6 +75,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->kernel = gb::session().kernel("l0/atomics.cl", p.space == Space::global ? "atomics_global" : "atomics_local",
                                     build_options(p.type, p.iters()));
+  gb::require_work_group(fx->kernel, kGroup);
   fx->counters = gb::make_buffer(p.counters() * 4);
   GB_CL(fx->kernel.setArg(0, fx->counters));
   GB_CL(fx->kernel.setArg(1, static_cast<cl_uint>(p.addresses())));
@@ -104,16 +103,12 @@ gb::Check verify(Fixture& fx, const Params& p) {
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("atomics" + p.key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(p.work_items()), cl::NDRange(kGroup)); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({0, 0, static_cast<double>(p.work_items()) * p.iters()});
-  state.counters["contention"] = static_cast<double>(p.contention);
-  state.counters["addresses"] = static_cast<double>(p.addresses());
-  gb::report_check(state, *fx.check);
+  // No poison: the check runs its own launch on counters it resets (see verify).
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gb::Work().items(static_cast<double>(p.work_items()) * p.iters()))
+                         .check([&] { return verify(fx, p); })
+                         .counter("contention", static_cast<double>(p.contention))
+                         .counter("addresses", static_cast<double>(p.addresses())));
 }
 
 // ---- registration ----------------------------------------------------------------------------

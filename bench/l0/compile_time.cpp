@@ -1,6 +1,6 @@
 // L0/CompileTime: clCreateProgramWithSource + clBuildProgram of a short and a long program, cold
 // (new code every build) and again (the same source and options as a build before). Host clock;
-// one build per iteration, so the time is ms per build and items_per_second builds per second.
+// one build per sample, so the time is ms per build and items_per_second builds per second.
 #include <chrono>
 #include <memory>
 #include <unistd.h>
@@ -45,7 +45,6 @@ struct Fixture {
   uint32_t again_salt = 0;  // the salt every "again" build repeats
   cl::Program last;         // the last timed build, and its salt
   uint32_t last_salt = 0;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -71,22 +70,28 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
+// One build per sample, timed alone (the salt and the options string are outside the time).
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("compile" + p.key(), [&] { return make_fixture(p); });
   auto& s = gb::session();
   const std::string& source = gb::kernel_source("l0/compile_time.cl");
-  gb::HostSampler sampler(state, 1);
-  for (auto _ : state) {
-    const uint32_t salt = p.cold ? fresh_salt() : fx.again_salt;
-    const std::string options = p.options(salt);
-    sampler.record(gb::host_seconds([&] { fx.last = s.build(source, options, "l0/compile_time.cl"); }));
-    fx.last_salt = salt;
-  }
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({0, 0, 1});
-  state.counters["source_bytes"] = static_cast<double>(source.size());
-  if (p.long_program) state.counters["functions"] = 10.0 * p.tens();
-  gb::report_check(state, *fx.check);
+  const gb::Timer builds = [&](int units) {
+    gb::Sample t;
+    for (int i = 0; i < units; ++i) {
+      const uint32_t salt = p.cold ? fresh_salt() : fx.again_salt;
+      const std::string options = p.options(salt);
+      t.seconds += gb::host_seconds([&] { fx.last = s.build(source, options, "l0/compile_time.cl"); });
+      fx.last_salt = salt;
+    }
+    return t;
+  };
+  gb::Measurement m = gb::Measurement::timed(builds)
+                          .max_batch(1)
+                          .work(gb::Work().items(1))
+                          .counter("source_bytes", static_cast<double>(source.size()))
+                          .check([&] { return verify(fx, p); });
+  if (p.long_program) m.counter("functions", 10.0 * p.tens());
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------

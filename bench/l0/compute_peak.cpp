@@ -79,8 +79,6 @@ struct Fixture {
   double a = 0, b = 0;      // floating chain constants (as the kernel's type holds them)
   uint32_t ia = 0, ib = 0;  // integer chain constants
   cl::NDRange global, local;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::string build_options(const Params& p) {
@@ -103,6 +101,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->work_items = work_items(p.size_class);
   fx->kernel = s.kernel("l0/compute_peak.cl", "compute_peak", build_options(p));
+  gb::require_work_group(fx->kernel, p.wg.size());
   fx->out = gb::make_buffer(fx->work_items * p.type->bits / 8);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
@@ -242,22 +241,17 @@ double theoretical_ops_per_second(const Params& p) {
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.work_items * p.type->bits / 8);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
   const double ops = p.ops_per_step() * p.chains() * p.steps() * fx.work_items;
-  const bool floating = p.type->kind == Kind::floating;
-  sampler.report({0, floating ? ops : 0, 0});
-  const double units = static_cast<double>(fx.calibration.units) * state.iterations();
-  if (!floating) state.counters["iop_per_second"] = benchmark::Counter(ops * units, benchmark::Counter::kIsRate);
-  if (double peak = theoretical_ops_per_second(p); peak > 0 && fx.calibration.unit_seconds > 0)
-    state.counters["peak_fraction"] = benchmark::Counter(ops * units / peak, benchmark::Counter::kIsRate);
-  state.counters["work_items"] = static_cast<double>(fx.work_items);
-  gb::report_check(state, *fx.check);
+  auto m = gb::Measurement::device(unit)
+               .poison(fx.out, fx.work_items * p.type->bits / 8)
+               .check([&] { return verify(fx, p); })
+               .counter("work_items", static_cast<double>(fx.work_items));
+  if (p.type->kind == Kind::floating)
+    m.work(gb::Work().flops(ops));  // flop_per_second
+  else
+    m.rate("iop_per_second", ops);
+  if (const double peak = theoretical_ops_per_second(p); peak > 0) m.rate("peak_fraction", ops / peak);
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------
@@ -289,10 +283,9 @@ void register_compute_peak() {
       }
       gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
     }
-  // The seed's shape question on a compute-bound kernel: float4 over 1-D work-group sizes.
-  auto& s = gb::session();
-  Params probe{&kTypes[0], 4, fixed, size};
-  const size_t limit = s.kernel_work_group_size(s.kernel("l0/compute_peak.cl", "compute_peak", build_options(probe)));
+  // The seed's shape question on a compute-bound kernel: float4 over 1-D work-group sizes. Shapes
+  // within the device's limits are registered; one above the kernel's own limit skips at run time.
+  const auto& d = gb::session().info();
   std::vector<gb::WorkGroup> shapes;
   for (size_t n = 32; n <= 1024; n *= 2) shapes.push_back({n, 1, 1, 1});
   shapes.push_back({0, 1, 1, 1});
@@ -300,8 +293,8 @@ void register_compute_peak() {
     Params p{&kTypes[0], 4, wg, size};
     const std::string name = gb::bench_name(
         "L0/Compute/wg_sweep", {{"", "float"}, {"width", "4"}, {"size", std::to_string(size)}, {"wg", wg.label()}});
-    if (wg.size() > limit || wg.x > s.info().max_work_item_sizes[0]) {
-      gb::skip_variant(name, "work group larger than the kernel's limit of " + std::to_string(limit));
+    if (wg.size() > d.max_work_group_size || wg.x > d.max_work_item_sizes[0]) {
+      gb::skip_variant(name, "work group above the device's limit of " + std::to_string(d.max_work_group_size));
       continue;
     }
     gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });

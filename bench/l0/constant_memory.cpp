@@ -27,8 +27,6 @@ struct Fixture {
   std::vector<float> table;
   cl::Kernel kernel;
   cl::Buffer in, out;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -60,16 +58,11 @@ void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(std::string("constant") + (p.divergent ? "d" : "u") + std::to_string(p.size_class),
                                          [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.work_items * sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
   const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
-  sampler.report({loads * sizeof(float), 0, loads});
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gb::Work().bytes(loads * sizeof(float)).items(loads))
+                         .poison(fx.out, fx.work_items * sizeof(float))
+                         .check([&] { return verify(fx, p); }));
 }
 
 // ---- registration ----------------------------------------------------------------------------

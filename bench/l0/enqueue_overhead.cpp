@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "gpu_bench.hpp"
-#include "host_timing.hpp"
 #include "reference/enqueue_overhead.hpp"
 
 namespace {
@@ -27,10 +26,12 @@ struct Params {
   bool out_of_order;
   int cadence;  // sync_cadence: finish after every `cadence` frames
   int size_class;
-  // Launches per iteration (host_enqueue, back_to_back) or frames per iteration (sync_cadence).
-  int reps() const {
+  // Units one sample may hold: one launch on an idle queue (dispatch, roundtrip); at most 64 or
+  // 1024 launches in flight (host_enqueue, back_to_back: a bounded queue depth, so that a deeper
+  // queue's back-pressure stays out of the time); any number of frames (sync_cadence syncs itself).
+  int max_batch() const {
     if (measure == Measure::dispatch || measure == Measure::roundtrip) return 1;
-    if (measure == Measure::sync_cadence) return size_class == 1 ? 100 : 1000;
+    if (measure == Measure::sync_cadence) return 1 << 20;
     return size_class == 1 ? 64 : 1024;
   }
   size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
@@ -47,7 +48,6 @@ struct Fixture {
   std::array<cl::Kernel, kStages> stages;
   cl::Buffer launches, out;
   std::array<cl_uint, 1 + kStages> enqueued{};  // launches the host made since the counters were zeroed
-  std::optional<gb::Check> check;
 
   void enqueue_empty(cl::Event* event = nullptr) {
     GB_CL(queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, event));
@@ -118,79 +118,88 @@ double span_seconds(const cl::Event& e, cl_profiling_info from, cl_profiling_inf
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
+// Each measure times its units itself: the enqueue calls alone (host_enqueue), an event span
+// (dispatch), or the host clock to the finish; a sample's whole host time goes to the time limit.
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("enqueue" + p.key(), [&] { return make_fixture(p); });
   using clock = std::chrono::steady_clock;
   auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
-  const int reps = p.reps();
-  gb::HostSampler sampler(state, reps);
+  // Side quantities, summed over every launch the timer made and averaged once it is done.
   double queued_to_submit = 0, submit_to_start = 0, start_to_end = 0, device_span = 0;
+  double dispatched = 0, spanned = 0;  // launches behind the dispatch spans and the device span
 
-  for (auto _ : state) {
+  const gb::Timer timer = [&](int units) -> gb::Sample {
+    const auto t0 = clock::now();
     switch (p.measure) {
       case Measure::host_enqueue: {  // the enqueue calls alone; the finish is outside the time
-        auto t0 = clock::now();
-        for (int i = 0; i < reps; ++i) fx.enqueue_empty();
-        auto t1 = clock::now();
+        for (int i = 0; i < units; ++i) fx.enqueue_empty();
+        const auto t1 = clock::now();
         GB_CL(fx.queue.finish());
-        sampler.record(seconds(t0, t1));
-        break;
+        return {seconds(t0, t1), seconds(t0, clock::now())};
       }
-      case Measure::dispatch: {  // the iteration's time is the event's QUEUED -> START span
-        cl::Event e;
-        fx.enqueue_empty(&e);
-        GB_CL(fx.queue.finish());
-        sampler.record(span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START));
-        queued_to_submit += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT);
-        submit_to_start += span_seconds(e, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START);
-        start_to_end += span_seconds(e, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
-        break;
+      case Measure::dispatch: {  // each launch on an idle queue; the time is its QUEUED -> START span
+        double span = 0;
+        for (int i = 0; i < units; ++i) {
+          cl::Event e;
+          fx.enqueue_empty(&e);
+          GB_CL(fx.queue.finish());
+          span += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START);
+          queued_to_submit += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT);
+          submit_to_start += span_seconds(e, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START);
+          start_to_end += span_seconds(e, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
+        }
+        dispatched += units;
+        return {span, seconds(t0, clock::now())};
       }
       case Measure::roundtrip: {
-        auto t0 = clock::now();
-        fx.enqueue_empty();
-        GB_CL(fx.queue.finish());
-        sampler.record(seconds(t0, clock::now()));
-        break;
+        for (int i = 0; i < units; ++i) {
+          fx.enqueue_empty();
+          GB_CL(fx.queue.finish());
+        }
+        return {seconds(t0, clock::now()), 0};
       }
       case Measure::back_to_back: {  // enqueue all, finish once
         cl::Event first, last;
-        auto t0 = clock::now();
-        for (int i = 0; i < reps; ++i) fx.enqueue_empty(i == 0 ? &first : i == reps - 1 ? &last : nullptr);
+        for (int i = 0; i < units; ++i) fx.enqueue_empty(i == 0 ? &first : i == units - 1 ? &last : nullptr);
         GB_CL(fx.queue.finish());
-        sampler.record(seconds(t0, clock::now()));
-        if (!p.out_of_order && reps > 1) {
+        const double host = seconds(t0, clock::now());
+        if (!p.out_of_order && units > 1) {
           cl_ulong a = 0, b = 0;
           GB_CL(first.getProfilingInfo(CL_PROFILING_COMMAND_START, &a));
           GB_CL(last.getProfilingInfo(CL_PROFILING_COMMAND_END, &b));
           device_span += b > a ? (b - a) * 1e-9 : 0.0;
+          spanned += units - 1;
         }
-        break;
+        return {host, 0};
       }
       case Measure::sync_cadence: {  // the same stream of frames, synchronised every `cadence`
-        auto t0 = clock::now();
-        for (int f = 0; f < reps; ++f) {
+        // Whole cadences only: `units` frames are given their share of the time of those.
+        const int frames = (units + p.cadence - 1) / p.cadence * p.cadence;
+        for (int f = 0; f < frames; ++f) {
           fx.enqueue_frame(p.stage_items());
           if ((f + 1) % p.cadence == 0) GB_CL(fx.queue.finish());
         }
-        sampler.record(seconds(t0, clock::now()));
-        break;
+        const double host = seconds(t0, clock::now());
+        return {host * units / frames, host};
       }
     }
-  }
+    return {};
+  };
 
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({0, 0, 1});
-  const double n = static_cast<double>(state.iterations());
-  if (p.measure == Measure::dispatch && n > 0) {
-    state.counters["queued_to_submit_s"] = queued_to_submit / n;
-    state.counters["submit_to_start_s"] = submit_to_start / n;
-    state.counters["start_to_end_s"] = start_to_end / n;
+  gb::Measurement m = gb::Measurement::timed(timer)
+                          .work(gb::Work().items(1))
+                          .max_batch(p.max_batch())
+                          .check([&] { return verify(fx, p); });
+  if (p.measure == Measure::sync_cadence) m.counter("kernels_per_frame", kStages);
+  gb::measure(state, m);
+
+  if (p.measure == Measure::dispatch && dispatched > 0) {
+    state.counters["queued_to_submit_s"] = queued_to_submit / dispatched;
+    state.counters["submit_to_start_s"] = submit_to_start / dispatched;
+    state.counters["start_to_end_s"] = start_to_end / dispatched;
   }
-  if (p.measure == Measure::back_to_back && !p.out_of_order && n > 0)
-    state.counters["device_seconds_per_kernel"] = device_span / (n * (reps - 1));
-  if (p.measure == Measure::sync_cadence) state.counters["kernels_per_frame"] = kStages;
-  gb::report_check(state, *fx.check);
+  if (p.measure == Measure::back_to_back && spanned > 0)
+    state.counters["device_seconds_per_kernel"] = device_span / spanned;
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -99,15 +99,13 @@ std::unique_ptr<Problem> make_problem(Op op, int size_class) {
   return pb;
 }
 
-// One configuration: its kernel, its output and its measurement state.
+// One configuration: its kernel and its output.
 struct Fixture {
   const Problem* problem = nullptr;
   size_t work_items = 0;
   cl::Kernel kernel;
   cl::Buffer a;  // the output: partial sums (read), or the written buffer
   cl::NDRange global, local;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;  // verified once, after the first timed run
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -124,6 +122,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
                                                        : "");
   fx->kernel = s.kernel("l0/global_bandwidth.cl",
                         std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""), options);
+  gb::require_work_group(fx->kernel, p.wg.size());
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
   fx->a = gb::make_buffer(p.op == Op::read ? fx->work_items * sizeof(float) : pb.bytes);
@@ -190,17 +189,11 @@ void run(benchmark::State& state, const Params& p) {
   const std::string problem_key = std::string(op_name(p.op)) + std::to_string(p.size_class);
   const auto& pb = gb::cached_problem<Problem>(problem_key, [&] { return make_problem(p.op, p.size_class); });
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : pb.bytes);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({bytes_moved(fx, p), 0, static_cast<double>(pb.floats) * p.passes});
-  state.counters["buffer_bytes"] = static_cast<double>(pb.bytes);
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
+                         .work(gb::Work().bytes(bytes_moved(fx, p)).items(static_cast<double>(pb.floats) * p.passes))
+                         .poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : pb.bytes)
+                         .check([&] { return verify(fx, p); })
+                         .counter("buffer_bytes", static_cast<double>(pb.bytes)));
 }
 
 // ---- registration ----------------------------------------------------------------------------
@@ -233,10 +226,10 @@ void register_global_bandwidth() {
                             [p](benchmark::State& st) { run(st, p); });
         }
   }
-  // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size.
-  auto& s = gb::session();
-  cl::Kernel probe = s.kernel("l0/global_bandwidth.cl", "global_bandwidth_copy", "-DTYPE=float4 -DWIDTH=4 -DITEMS=4");
-  gb::SweepLimits limits{s.kernel_work_group_size(probe), {s.info().max_work_item_sizes[0], 1, 1}, 32};
+  // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size
+  // the device allows (one above the kernel's own limit skips at run time).
+  const auto& d = gb::session().info();
+  gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], 1, 1}, 32};
   for (const auto& wg : gb::work_group_shapes(1, limits)) {
     Params p{Op::copy, 4, Access::coalesced, wg, size};
     gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",

@@ -1,7 +1,6 @@
 // L0/ImageRead: RGBA float image (texture) reads through a nearest sampler, with a 2-D work-group
 // shape sweep. Bytes per unit: the whole image (16 B a pixel) plus one float written per work item.
 #include <algorithm>
-#include <map>
 #include <memory>
 
 #include "gpu_bench.hpp"
@@ -32,11 +31,6 @@ struct Params {
 };
 
 // ---- set-up (once per size: the work-group shapes of a sweep share the image) ----------------
-struct Shape {  // what each work-group shape measures and verifies on its own
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
-};
-
 struct Fixture {
   size_t width = 0, rows = 0;
   std::vector<float> pixels;
@@ -44,7 +38,6 @@ struct Fixture {
   cl::Kernel kernel;
   cl::Image2D image;
   cl::Buffer sums;
-  std::map<std::string, Shape> shapes;  // by work-group label
 };
 
 std::unique_ptr<Fixture> make_fixture(int size_class) {
@@ -68,26 +61,26 @@ std::unique_ptr<Fixture> make_fixture(int size_class) {
   return fx;
 }
 
+// ---- verification against reference/image_read -----------------------------------------------
+gb::Check verify(const Fixture& fx) {
+  return gb::check_relative(gb::download<float>(fx.sums, fx.width * fx.rows), fx.want, 1e-5, "image column sums");
+}
+
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("image" + std::to_string(p.size_class),
                                          [&] { return make_fixture(p.size_class); });
-  auto& shape = fx.shapes[p.wg.label()];
+  gb::require_work_group(fx.kernel, p.wg.size());
   const cl::NDRange global = gb::padded_global(fx.width, fx.rows, 1, p.wg), local = p.wg.local();
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, global, local); };
-  if (shape.calibration.unit_seconds == 0) shape.calibration = gb::calibrate(unit);
   const size_t outputs = fx.width * fx.rows;
-  if (!shape.check) gb::poison(fx.sums, outputs * sizeof(float));
-
-  gb::Sampler sampler(state, shape.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!shape.check)
-    shape.check = gb::check_relative(gb::download<float>(fx.sums, outputs), fx.want, 1e-5, "image column sums");
   const double pixels = static_cast<double>(fx.width) * fx.rows * kItems;
-  sampler.report({pixels * kPixelBytes + outputs * sizeof(float), 0, pixels});
-  state.counters["image_bytes"] = pixels * kPixelBytes;
-  gb::report_check(state, *shape.check);
+  // Each shape poisons the shared sums before its first run and checks them after it.
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gb::Work().bytes(pixels * kPixelBytes + outputs * sizeof(float)).items(pixels))
+                         .poison(fx.sums, outputs * sizeof(float))
+                         .check([&] { return verify(fx); })
+                         .counter("image_bytes", pixels * kPixelBytes));
 }
 
 // ---- registration ----------------------------------------------------------------------------
@@ -105,9 +98,9 @@ void register_image_read() {
   }
   gb::add_benchmark(main_name, [p = Params{fixed, size}](benchmark::State& st) { run(st, p); });
   // The seed's shape question on a 2-D access pattern: every (N/y, y) shape for N = 64 (size 1)
-  // or 64..max (larger sizes), plus the driver's choice.
-  cl::Kernel probe = s.kernel("l0/image_read.cl", "image_read_rgba_float", "-DITEMS=" + std::to_string(kItems));
-  const size_t max_size = s.kernel_work_group_size(probe);
+  // or 64..max (larger sizes), plus the driver's choice. Max is the device's limit: a shape above
+  // the kernel's own limit skips at run time.
+  const size_t max_size = s.info().max_work_group_size;
   gb::SweepLimits limits{size == 1 ? std::min<size_t>(64, max_size) : max_size,
                          {s.info().max_work_item_sizes[0], s.info().max_work_item_sizes[1], 1}, 64};
   for (const auto& wg : gb::work_group_shapes(2, limits))

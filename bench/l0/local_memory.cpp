@@ -36,8 +36,6 @@ struct Fixture {
   std::vector<float> input;
   cl::Kernel kernel;
   cl::Buffer in, out;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -71,17 +69,13 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("local" + p.key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.work_items * sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
   const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
-  sampler.report({loads * p.width * sizeof(float), 0, loads});
-  if (p.width == 1) state.counters["conflict_ways"] = std::min(p.stride, 32);  // 32 banks of 4 B
-  gb::report_check(state, *fx.check);
+  auto m = gb::Measurement::device(unit)
+               .work(gb::Work().bytes(loads * p.width * sizeof(float)).items(loads))
+               .poison(fx.out, fx.work_items * sizeof(float))
+               .check([&] { return verify(fx, p); });
+  if (p.width == 1) m.counter("conflict_ways", std::min(p.stride, 32));  // 32 banks of 4 B
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -115,8 +115,6 @@ struct Fixture {
   cl::Buffer out;
   cl::NDRange global;
   Accuracy accuracy;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -127,6 +125,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->chain = {p.fn->lo, p.fn->range, p.varied ? c : 0.0f, p.varied ? kPhi : 0.0f, kPowExponent,
                kChains, kIters[p.size_class - 1]};
   fx->kernel = s.kernel("l0/math_functions.cl", "math_functions", p.options());
+  gb::require_work_group(fx->kernel, kLocal);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);
   auto& k = fx->kernel;
@@ -156,17 +155,11 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, cl::NDRange(kLocal)); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.work_items * sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({0, 0, static_cast<double>(fx.work_items) * kChains * fx.chain.iters});
-  state.counters["max_ulp"] = std::isfinite(fx.accuracy.max_ulp) ? fx.accuracy.max_ulp : 1e300;
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, cl::NDRange(kLocal)); })
+                         .work(gb::Work().items(static_cast<double>(fx.work_items) * kChains * fx.chain.iters))
+                         .poison(fx.out, fx.work_items * sizeof(float))
+                         .check([&] { return verify(fx, p); })
+                         .counter("max_ulp", std::isfinite(fx.accuracy.max_ulp) ? fx.accuracy.max_ulp : 1e300));
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -48,8 +48,6 @@ struct ChaseFixture {
   std::vector<uint32_t> next;  // node -> node (a single cycle)
   cl::Kernel kernel;
   cl::Buffer chain, last;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<ChaseFixture> make_chase(size_t ws, int size_class) {
@@ -70,27 +68,25 @@ std::unique_ptr<ChaseFixture> make_chase(size_t ws, int size_class) {
   return fx;
 }
 
+// The word index the last step lands on, against the host's walk of the same cycle.
+gb::Check verify_chase(const ChaseFixture& fx) {
+  const uint32_t want = ref::chase(fx.next, 0, fx.steps) * kLineWords;
+  return gb::check_exact(gb::download<uint32_t>(fx.last, 1), {want}, "chase end");
+}
+
 void run_chase(benchmark::State& state, size_t ws, int size_class) {
   auto& fx = gb::cached_fixture<ChaseFixture>("chase" + std::to_string(ws) + "/" + std::to_string(size_class),
                                               [&] { return make_chase(ws, size_class); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(1), cl::NDRange(1)); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.last, sizeof(cl_uint));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) {
-    const uint32_t want = ref::chase(fx.next, 0, fx.steps) * kLineWords;
-    fx.check = gb::check_exact(gb::download<uint32_t>(fx.last, 1), {want}, "chase end");
-  }
-  sampler.report({0, 0, static_cast<double>(fx.steps)});  // items: dependent loads
-  const double step_seconds = state.counters["unit_seconds"].value / fx.steps;
+  const gb::Result r = gb::measure(state, gb::Measurement::device(unit)
+                                              .work(gb::Work().items(fx.steps))  // items: dependent loads
+                                              .poison(fx.last, sizeof(cl_uint))
+                                              .check([&] { return verify_chase(fx); })
+                                              .counter("working_set_bytes", static_cast<double>(ws)));
+  const double step_seconds = r.unit_seconds / fx.steps;
   state.counters["latency_ns"] = step_seconds * 1e9;
   // Cycles at CL_DEVICE_MAX_CLOCK_FREQUENCY: the clock the device may be below at the time.
   state.counters["latency_cycles"] = step_seconds * gb::session().info().max_clock_mhz * 1e6;
-  state.counters["working_set_bytes"] = static_cast<double>(ws);
-  gb::report_check(state, *fx.check);
 }
 
 // ---- read bandwidth by working set ------------------------------------------------------------
@@ -101,8 +97,6 @@ struct ReadFixture {
   cl::Kernel kernel;
   cl::Buffer in, sums;
   cl::NDRange global, local;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<ReadFixture> make_read(size_t ws, int size_class) {
@@ -144,18 +138,12 @@ gb::Check verify_read(const ReadFixture& fx) {
 void run_read(benchmark::State& state, size_t ws, int size_class) {
   auto& fx = gb::cached_fixture<ReadFixture>("read" + std::to_string(ws) + "/" + std::to_string(size_class),
                                              [&] { return make_read(ws, size_class); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.sums, fx.work_items * sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify_read(fx);
   const double loads = static_cast<double>(fx.work_items) * fx.layout.loads;
-  sampler.report({loads * kElementBytes + fx.work_items * sizeof(float), 0, loads});
-  state.counters["working_set_bytes"] = static_cast<double>(ws);
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
+                         .work(gb::Work().bytes(loads * kElementBytes + fx.work_items * sizeof(float)).items(loads))
+                         .poison(fx.sums, fx.work_items * sizeof(float))
+                         .check([&] { return verify_read(fx); })
+                         .counter("working_set_bytes", static_cast<double>(ws)));
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "reference/compute_peak.hpp"
 #include "reference/global_bandwidth.hpp"
 #include "reference/roofline.hpp"
+#include "sample_stats.hpp"
 #include "sampling.hpp"
 
 namespace {
@@ -50,8 +51,6 @@ struct SweepFixture {
   cl::Buffer in, out;
   cl::Kernel kernel;
   cl::NDRange global, local{kLocal};
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<SweepFixture> make_sweep(int k, int size_class) {
@@ -64,6 +63,7 @@ std::unique_ptr<SweepFixture> make_sweep(int k, int size_class) {
   fx->kernel = s.kernel("l0/roofline.cl", "roofline_fma",
                         "-DK=" + std::to_string(k) + " -DK_UNROLL=" + std::to_string(k_unroll) +
                             " -DITEMS=" + std::to_string(kItems));
+  gb::require_work_group(fx->kernel, kLocal);
   fx->input = gb::random_vector<float>(fx->floats, 11);
   fx->in = gb::upload(fx->input);
   fx->out = gb::make_buffer(fx->bytes);
@@ -94,17 +94,11 @@ gb::Check verify_sweep(const SweepFixture& fx, int k) {
 void run_sweep(benchmark::State& state, int k, int size_class) {
   auto& fx = gb::cached_fixture<SweepFixture>("sweep" + std::to_string(k) + "/" + std::to_string(size_class),
                                               [&] { return make_sweep(k, size_class); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.bytes);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify_sweep(fx, k);
-  sampler.report({2.0 * fx.bytes, 2.0 * k * fx.floats, static_cast<double>(fx.floats)});
-  state.counters["flop_per_byte"] = k / 4.0;
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
+                         .work(gb::Work().bytes(2.0 * fx.bytes).flops(2.0 * k * fx.floats).items(fx.floats))
+                         .poison(fx.out, fx.bytes)
+                         .check([&] { return verify_sweep(fx, k); })
+                         .counter("flop_per_byte", k / 4.0));
 }
 
 // ---- the relative metric: float4 adds against 128-bit reads -----------------------------------
@@ -120,15 +114,12 @@ struct RatioFixture {
   cl::Kernel add;
   cl::Buffer add_out;
   cl::NDRange add_global;
-  gb::Calibration add_calibration;
   // 128-bit reads
   size_t read_bytes = 0, read_items = 0;
   std::vector<float> input;
   cl::Kernel read;
   cl::Buffer in, sums;
   cl::NDRange read_global;
-  gb::Calibration read_calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<RatioFixture> make_ratio(int size_class) {
@@ -139,6 +130,7 @@ std::unique_ptr<RatioFixture> make_ratio(int size_class) {
   const int unroll = static_cast<int>(std::min<long>(kAddUnroll, fx->add_steps));
   fx->add = s.kernel("l0/roofline.cl", "roofline_add",
                      "-DCHAINS=" + std::to_string(kAddChains) + " -DUNROLL=" + std::to_string(unroll));
+  gb::require_work_group(fx->add, kLocal);
   fx->add_out = gb::make_buffer(fx->add_items * sizeof(float));
   fx->add_global = cl::NDRange(fx->add_items);
   GB_CL(fx->add.setArg(0, fx->add_out));
@@ -148,6 +140,7 @@ std::unique_ptr<RatioFixture> make_ratio(int size_class) {
   fx->read_bytes = buffer_bytes(size_class);
   fx->read_items = fx->read_bytes / 16 / kReadItems;
   fx->read = s.kernel("l0/roofline.cl", "roofline_read", "-DITEMS=" + std::to_string(kReadItems));
+  gb::require_work_group(fx->read, kLocal);
   fx->input = gb::random_vector<float>(fx->read_bytes / sizeof(float), 12);
   fx->in = gb::upload(fx->input);
   fx->sums = gb::make_buffer(fx->read_items * sizeof(float));
@@ -171,44 +164,41 @@ gb::Check verify_ratio(const RatioFixture& fx) {
   return gb::worst({add_check, read_check});
 }
 
-// Each iteration times one batch of each kernel; the iteration's time is the sum of both.
+// The median of the last n values (the harness's timed samples follow its calibration runs).
+double median_of_last(const std::vector<double>& v, int n) {
+  const size_t k = std::min(v.size(), static_cast<size_t>(n));
+  return gb::summarize(std::vector<double>(v.end() - k, v.end())).median;
+}
+
+// One unit is one add kernel and one read kernel, each batch of K timed on its own: the unit's
+// time is the sum, and each rate comes from the median of its own kernel's per-unit times.
 void run_ratio(benchmark::State& state, int size_class) {
   auto& fx = gb::cached_fixture<RatioFixture>("ratio" + std::to_string(size_class),
                                               [&] { return make_ratio(size_class); });
   const gb::Unit add = [&](gb::Batch& b) { b.launch(fx.add, fx.add_global, cl::NDRange(kLocal)); };
   const gb::Unit read = [&](gb::Batch& b) { b.launch(fx.read, fx.read_global, cl::NDRange(kLocal)); };
-  if (fx.add_calibration.unit_seconds == 0) {
-    fx.add_calibration = gb::calibrate(add);
-    fx.read_calibration = gb::calibrate(read);
-  }
-  if (!fx.check) {
-    gb::poison(fx.add_out, fx.add_items * sizeof(float));
-    gb::poison(fx.sums, fx.read_items * sizeof(float));
-  }
+  std::vector<double> add_seconds, read_seconds;  // per unit, one entry per call of the timer
+  const gb::Timer timer = [&](int units) {
+    const gb::BatchTime ta = gb::run_batch(add, units), tr = gb::run_batch(read, units);
+    add_seconds.push_back(ta.device_seconds / units);
+    read_seconds.push_back(tr.device_seconds / units);
+    return gb::Sample{ta.device_seconds + tr.device_seconds, ta.host_seconds + tr.host_seconds};
+  };
+  const gb::Result r = gb::measure(state, gb::Measurement::timed(timer)
+                                              .poison(fx.add_out, fx.add_items * sizeof(float))
+                                              .poison(fx.sums, fx.read_items * sizeof(float))
+                                              .check([&] { return verify_ratio(fx); }));
 
-  double add_seconds = 0, read_seconds = 0;
-  for (auto _ : state) {
-    const double ta = gb::run_batch(add, fx.add_calibration.units).device_seconds;
-    const double tr = gb::run_batch(read, fx.read_calibration.units).device_seconds;
-    state.SetIterationTime(ta + tr);
-    add_seconds += ta;
-    read_seconds += tr;
-  }
-
-  if (!fx.check) fx.check = verify_ratio(fx);
-  const double n = static_cast<double>(state.iterations());
-  const double float4_adds = n * fx.add_calibration.units * fx.add_items * kAddChains * fx.add_steps;
-  const double bytes_read = n * fx.read_calibration.units * static_cast<double>(fx.read_bytes);
-  if (add_seconds > 0 && read_seconds > 0) {
-    const double add_rate = float4_adds / add_seconds, read_rate = bytes_read / read_seconds;
+  const double add_unit = median_of_last(add_seconds, r.samples);
+  const double read_unit = median_of_last(read_seconds, r.samples);
+  if (add_unit > 0 && read_unit > 0) {
+    const double add_rate = static_cast<double>(fx.add_items) * kAddChains * fx.add_steps / add_unit;
+    const double read_rate = static_cast<double>(fx.read_bytes) / read_unit;
     state.counters["float4_add_per_second"] = add_rate;
     state.counters["read_bytes_per_second"] = read_rate;
     state.counters["add_per_read"] = add_rate / (read_rate / 16);  // float4 adds per 128-bit read
     state.counters["flop_per_byte"] = 4 * add_rate / read_rate;    // lane adds per byte read
   }
-  state.counters["batch_add"] = fx.add_calibration.units;
-  state.counters["batch_read"] = fx.read_calibration.units;
-  gb::report_check(state, *fx.check);
 }
 
 // ---- registration ----------------------------------------------------------------------------

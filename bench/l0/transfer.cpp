@@ -7,7 +7,6 @@
 
 #include "bytes_label.hpp"
 #include "gpu_bench.hpp"
-#include "host_timing.hpp"
 
 namespace {
 
@@ -65,8 +64,6 @@ struct Fixture {
   std::vector<uint32_t> host;    // pageable host side (write: a copy of source; read: destination)
   cl::Buffer pinned;             // CL_MEM_ALLOC_HOST_PTR, mapped for the fixture's life
   void* pinned_ptr = nullptr;
-  gb::HostCalibration calibration;
-  std::optional<gb::Check> check;
 
   Fixture() = default;
   Fixture(const Fixture&) = delete;
@@ -134,25 +131,18 @@ gb::Check verify(Fixture& fx, const Params& p) {
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("transfer" + p.key(), [&] { return make_fixture(p); });
-  const gb::HostWork work = [&](int reps) { transfer(fx, p, reps); };
-  if (!fx.check) {  // poison the destination before the first transfer
-    if (p.dir == Direction::write)
-      gb::poison(fx.device, fx.bytes);
-    else
-      std::memset(fx.host_side(p.route), 0xFF, fx.bytes);
-  }
-  if (fx.calibration.rep_seconds == 0) fx.calibration = gb::calibrate_host(work, gb::min_sample_seconds(), 4096);
-
-  gb::HostSampler sampler(state, fx.calibration.reps);
-  for (auto _ : state) sampler.sample(work);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  sampler.report({static_cast<double>(fx.bytes), 0, 1});
-  if (gb::session().info().is_gpu())
-    state.counters["link_fraction"] = benchmark::Counter(
-        static_cast<double>(fx.bytes) * fx.calibration.reps * state.iterations() / kLinkBytesPerSecond,
-        benchmark::Counter::kIsRate);
-  gb::report_check(state, *fx.check);
+  gb::Measurement m = gb::Measurement::host([&](int reps) { transfer(fx, p, reps); })
+                          .work(gb::Work().bytes(static_cast<double>(fx.bytes)).items(1))
+                          .poison([&] {  // the destination
+                            if (p.dir == Direction::write)
+                              gb::poison(fx.device, fx.bytes);
+                            else
+                              std::memset(fx.host_side(p.route), 0xFF, fx.bytes);
+                          })
+                          .check([&] { return verify(fx, p); })
+                          .max_batch(4096);
+  if (gb::session().info().is_gpu()) m.rate("link_fraction", static_cast<double>(fx.bytes) / kLinkBytesPerSecond);
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------

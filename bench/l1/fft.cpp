@@ -24,8 +24,6 @@ struct Fixture {
   cl::Buffer in, out, tmp, round_trip;
   fft::Pipeline pipeline;  // timed: in -> out
   fft::Pipeline back;      // opposite direction, out -> round_trip (verification only)
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -40,7 +38,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fft::Problem back = p.problem;
   back.dir = fft::opposite(p.problem.dir);
   fx->back = fft::pipeline_1d(back, p.knobs, fx->out, fx->round_trip, fx->tmp);
-  if (auto why = fx->pipeline.unsupported(); !why.empty()) throw std::runtime_error(why);
+  fx->pipeline.require_work_groups();
   return fx;
 }
 
@@ -55,31 +53,20 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 // ---- the benchmark ---------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline.enqueue(b); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, p.problem.bytes());
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  fft::report_work(state, sampler, p.problem, fx.pipeline.passes());
-  state.counters["work_group"] = static_cast<double>(fx.pipeline.stages.front().work_group());
-  gb::report_check(state, *fx.check);
+  gb::measure(state, fft::with_work(gb::Measurement::device([&](gb::Batch& b) { fx.pipeline.enqueue(b); }),
+                                    p.problem, fx.pipeline.passes())
+                         .counter("work_group", static_cast<double>(fx.pipeline.stages.front().work_group()))
+                         .poison(fx.out, p.problem.bytes())
+                         .check([&] { return verify(fx, p); }));
 }
 
 // ---- registration ----------------------------------------------------------------------------
-// Registers one variant, or names why this device cannot run it. Kernels are built here only
-// for the variants the filter selects, to check their work groups against the kernel's limit
-// (NVIDIA reports 256 for some builds, below the device's 1024).
+// Registers one variant, or names why this device cannot run it. A kernel whose own work-group
+// limit is too small is found when it is built, at run time, and skipped then.
 void add(const std::string& name, const Params& p) {
   std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx).size() > 1 ? 4 : 3);
   if (why.empty() && fft::largest_work_group(p.problem, p.knobs) > gb::session().info().max_work_group_size)
     why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
-  if (why.empty() && gb::selected_by_filter(name)) {
-    const cl::Buffer probe = gb::make_buffer(16);
-    why = fft::pipeline_1d(p.problem, p.knobs, probe, probe, probe).unsupported();
-  }
   if (!why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
 }

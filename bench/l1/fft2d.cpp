@@ -134,8 +134,6 @@ struct Fixture {
   cl::Buffer in, out, a, b, round_trip;
   fft::Pipeline pipeline;  // timed: in -> out
   fft::Pipeline back;      // opposite direction, out -> round_trip (verification only)
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -147,7 +145,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fft::Problem back = p.problem;
   back.dir = fft::opposite(p.problem.dir);
   fx->back = make_pipeline(back, p.shape, p.cols_knobs, p.split, fx->out, fx->round_trip, fx->a, fx->b);
-  if (auto why = fx->pipeline.unsupported(); !why.empty()) throw std::runtime_error(why);
+  fx->pipeline.require_work_groups();
   return fx;
 }
 
@@ -163,20 +161,14 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline.enqueue(b); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, p.problem.bytes());
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  fft::report_work(state, sampler, p.problem, fx.pipeline.passes());
-  gb::report_check(state, *fx.check);
+  gb::measure(state, fft::with_work(gb::Measurement::device(unit), p.problem, fx.pipeline.passes())
+                         .poison(fx.out, p.problem.bytes())
+                         .check([&] { return verify(fx, p); }));
 }
 
 // ---- registration ----------------------------------------------------------------------------
-// Kernels are built here only for the variants the filter selects, to check their work groups
-// against the kernel's limit (a 1024-item column group may need more registers than there are).
+// A kernel whose own work-group limit is too small (a 1024-item column group may need more
+// registers than there are) is found when it is built, at run time, and skipped then.
 void add(const std::string& name, const Params& p) {
   std::string why = fft::too_large(p.problem, 5);
   if (why.empty() && p.shape == Shape::rows_cols_wide) {
@@ -190,10 +182,6 @@ void add(const std::string& name, const Params& p) {
       if (wg > gb::session().info().max_work_group_size) why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
       if (p.cols_knobs.cols_per_group > fft::local_points() / len) why = "columns above what local memory holds";
     }
-  }
-  if (why.empty() && gb::selected_by_filter(name)) {
-    const cl::Buffer probe = gb::make_buffer(16);
-    why = make_pipeline(p.problem, p.shape, p.cols_knobs, p.split, probe, probe, probe, probe).unsupported();
   }
   if (!why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });

@@ -159,10 +159,11 @@ inline gb::Check check_all(const Problem& p, const std::vector<float>& input, co
 
 // Declared work of one run: `passes` reads and writes of the data. passes = 0 for the libraries,
 // whose passes are their own: their bytes count one read and one write, the least possible.
-inline void report_work(benchmark::State& state, gb::Sampler& sampler, const Problem& p, int passes) {
-  sampler.report(gb::Work{p.bytes_per_pass() * std::max(passes, 1), p.flops(), static_cast<double>(p.batch)});
-  if (passes > 0) state.counters["passes"] = passes;
-  state.counters["bytes_per_pass"] = p.bytes_per_pass();
+inline gb::Measurement with_work(gb::Measurement m, const Problem& p, int passes) {
+  m.work(gb::Work().bytes(p.bytes_per_pass() * std::max(passes, 1)).flops(p.flops()).items(static_cast<double>(p.batch)));
+  if (passes > 0) m.counter("passes", passes);
+  m.counter("bytes_per_pass", p.bytes_per_pass());
+  return m;
 }
 
 }  // namespace fft

@@ -165,8 +165,6 @@ struct Fixture {
   fft::Input input;
   cl::Buffer in, out, round_trip;
   std::unique_ptr<Plan> plan;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -213,15 +211,9 @@ void run(benchmark::State& state, const Params& p) {
     fx.plan->enqueue(p.problem.dir, fx.in, fx.out);
     mark(b);
   };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, p.problem.bytes());
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
-  fft::report_work(state, sampler, p.problem, 0);
-  gb::report_check(state, *fx.check);
+  gb::measure(state, fft::with_work(gb::Measurement::device(unit), p.problem, 0)
+                         .poison(fx.out, p.problem.bytes())
+                         .check([&] { return verify(fx, p); }));
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -153,12 +153,9 @@ struct Pipeline {
     for (const auto& s : stages) GB_CL(q.enqueueNDRangeKernel(s.kernel, cl::NullRange, s.global, s.local));
     GB_CL(q.finish());
   }
-  // Why this device cannot run it (empty if it can).
-  std::string unsupported() const {
-    for (const auto& s : stages)
-      if (s.work_group() > gb::session().kernel_work_group_size(s.kernel))
-        return "work group of " + std::to_string(s.work_group()) + " above the kernel's limit";
-    return "";
+  // Throws gb::Unsupported when a stage's work group is above its kernel's limit.
+  void require_work_groups() const {
+    for (const auto& s : stages) gb::require_work_group(s.kernel, s.work_group());
   }
 };
 

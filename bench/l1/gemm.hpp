@@ -44,8 +44,6 @@ struct Run {
   cl::Kernel kernel;
   cl::NDRange global, local;
   cl::Buffer scratch;  // a library's temporary buffer
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;  // verified once, after the first timed run
 };
 
 template <typename T>

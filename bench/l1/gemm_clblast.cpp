@@ -1,9 +1,9 @@
 // L1/GEMM/clblast: the same problems as gemm.cpp through CLBlast's Gemm (a vendor-grade library,
 // for the seed's fairness comparison), verified the same way. FLOPs per unit 2*m*n*k.
 #ifdef GPU_BENCH_HAVE_CLBLAST
-#include <clblast.h>
+#include "gemm.hpp"  // first: it sets CL_TARGET_OPENCL_VERSION for clblast.h's OpenCL headers
 
-#include "gemm.hpp"
+#include <clblast.h>
 
 namespace {
 
@@ -53,15 +53,10 @@ void run(benchmark::State& state, const Shape& shape) {
       b.recorded();
     }
   };
-  if (r.calibration.unit_seconds == 0) r.calibration = gb::calibrate(unit);
-  if (!r.check) gb::poison(fx.dc, fx.c_bytes());
-
-  gb::Sampler sampler(state, r.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!r.check) r.check = gemm::verify(fx);
-  sampler.report(gemm::work(shape, sizeof(T)));
-  gb::report_check(state, *r.check);
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gemm::work(shape, sizeof(T)))
+                         .poison(fx.dc, fx.c_bytes())
+                         .check([&] { return gemm::verify(fx); }));
 }
 
 // ---- registration ----------------------------------------------------------------------------

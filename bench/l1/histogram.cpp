@@ -5,7 +5,6 @@
 // one per pixel.
 #include <memory>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "images.hpp"
 #include "reference/histogram.hpp"
@@ -99,8 +98,6 @@ struct Fixture {
   cl::Buffer in, bins[2];  // in: the problem's buffer (a retained handle)
   int parity = 0;  // bins[parity] is counted into by the next launch, bins[1 - parity] cleared
   cl::Kernel kernel;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -126,6 +123,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     if (wide) groups_per_unit = kLaneGroupsPerComputeUnit;
   }
   fx->kernel = s.kernel("l1/histogram.cl", entry, options);
+  gb::require_work_group(fx->kernel, kWorkGroup);
   fx->groups = std::max<size_t>(1, std::min((pb.pixels / 16 + kWorkGroup - 1) / kWorkGroup,
                                             s.info().compute_units * groups_per_unit));
   GB_CL(fx->kernel.setArg(0, fx->in));
@@ -145,23 +143,19 @@ void run(benchmark::State& state, const Params& p) {
   auto& pb = gb::cached_problem<Problem>(std::string("histogram/") + input_name(p.input) + "/" + std::to_string(p.size_class),
                                          [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
-  const gb::Unit unit = [&](gb::Batch& b) { launch(fx, b); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  // The buffer the next launch must clear is poisoned; the one it counts into is clear already.
-  if (!fx.check) gb::poison(fx.bins[1 - fx.parity], 256 * sizeof(cl_uint));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check)  // counts: bit-exact
-    fx.check = gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
-                               std::string("histogram of ") + input_name(p.input));
-  const double bytes = static_cast<double>(pb.pixels);
-  sampler.report({bytes, 0, bytes});
-  gb::report_copy_fraction(state, bytes);
-  state.counters["pixels"] = bytes;
-  if (p.input == Input::photo) state.counters["photo_from_file"] = pb.from_file ? 1 : 0;
-  gb::report_check(state, *fx.check);
+  const double pixels = static_cast<double>(pb.pixels);
+  auto m = gb::Measurement::device([&](gb::Batch& b) { launch(fx, b); })
+               .work(gb::Work().bytes(pixels).items(pixels))
+               // The buffer the next launch must clear is poisoned; the one it counts into is clear already.
+               .poison([&] { gb::poison(fx.bins[1 - fx.parity], 256 * sizeof(cl_uint)); })
+               .check([&] {  // counts, of the last launch: bit-exact
+                 return gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
+                                        std::string("histogram of ") + input_name(p.input));
+               })
+               .counter("pixels", pixels)
+               .copy_fraction();
+  if (p.input == Input::photo) m.counter("photo_from_file", pb.from_file ? 1 : 0);
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 // out:sum_sq, the squared integral (uint64) face detection needs: a row scan then a column scan
 // (two kernels), or one fused launch of chained row bands. Bytes per unit: pixels * (1 + 4 [+ 8]).
 #include <memory>
+#include <optional>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "images.hpp"
 #include "reference/integral_image.hpp"
@@ -61,8 +61,6 @@ struct Fixture {
   cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;  // in: the problem's (a retained handle)
   cl::Kernel rows, cols, fused;
   cl_uint epoch = 0;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -78,6 +76,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   if (p.variant == Variant::rows_cols) {
     fx->rows = s.kernel("l1/integral_image.cl", "integral_image_rows", options);
     fx->cols = s.kernel("l1/integral_image.cl", "integral_image_cols", options);
+    gb::require_work_group(fx->rows, kWorkGroup);
+    gb::require_work_group(fx->cols, kCols * kSegments);
     GB_CL(fx->rows.setArg(0, fx->in));
     GB_CL(fx->rows.setArg(1, static_cast<cl_uint>(w)));
     GB_CL(fx->rows.setArg(2, fx->sum));
@@ -96,6 +96,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   GB_CL(s.queue().enqueueFillBuffer(fx->flags, cl_uint(0), 0, fx->bands * sizeof(cl_uint)));
   GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
   fx->fused = s.kernel("l1/integral_image.cl", "integral_image_fused", options);
+  gb::require_work_group(fx->fused, kWorkGroup);
   auto& k = fx->fused;
   GB_CL(k.setArg(0, fx->in));
   GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
@@ -138,25 +139,18 @@ void run(benchmark::State& state, const Params& p) {
   auto& pb = gb::cached_problem<Problem>("integral_image/" + std::to_string(p.size_class),
                                          [&] { return make_problem(p.size_class); });
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
-  const gb::Unit unit = [&](gb::Batch& b) { enqueue(fx, pb, p, b); };
   const size_t pixels = pb.size.width * pb.size.height;
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) {
-    gb::poison(fx.sum, pixels * sizeof(cl_uint));
-    if (p.squared) gb::poison(fx.sq, pixels * sizeof(cl_ulong));
-  }
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, pb, p);
-  const double bytes = static_cast<double>(pixels) * (1 + 4 + (p.squared ? 8 : 0));
-  sampler.report({bytes, 0, static_cast<double>(pixels)});
-  gb::report_copy_fraction(state, bytes);
-  state.counters["width"] = static_cast<double>(pb.size.width);
-  state.counters["height"] = static_cast<double>(pb.size.height);
-  state.counters["photo_from_file"] = pb.from_file ? 1 : 0;
-  gb::report_check(state, *fx.check);
+  auto m = gb::Measurement::device([&](gb::Batch& b) { enqueue(fx, pb, p, b); })
+               .work(gb::Work().bytes(static_cast<double>(pixels) * (1 + 4 + (p.squared ? 8 : 0)))
+                         .items(static_cast<double>(pixels)))
+               .poison(fx.sum, pixels * sizeof(cl_uint))
+               .check([&] { return verify(fx, pb, p); })
+               .counter("width", static_cast<double>(pb.size.width))
+               .counter("height", static_cast<double>(pb.size.height))
+               .counter("photo_from_file", pb.from_file ? 1 : 0)
+               .copy_fraction();
+  if (p.squared) m.poison(fx.sq, pixels * sizeof(cl_ulong));
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 // tree or sub-group reductions, then one work group over the partials. Bytes per unit: n * 4.
 #include <memory>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "reference/reduction.hpp"
 #include "subgroups.hpp"
@@ -75,8 +74,6 @@ struct Fixture {
   size_t groups = 0;
   cl::Buffer in, partials, result;  // in: the problem's buffer (a retained handle)
   cl::Kernel reduce, final_reduce;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -95,6 +92,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const std::string base = std::string("reduction_") + variant_name(p.variant);
   fx->reduce = s.kernel("l1/reduction.cl", base, options);
   fx->final_reduce = s.kernel("l1/reduction.cl", base + "_final", options);
+  gb::require_work_group(fx->reduce, kWorkGroup);
+  gb::require_work_group(fx->final_reduce, kWorkGroup);
   GB_CL(fx->reduce.setArg(0, fx->in));
   GB_CL(fx->reduce.setArg(1, static_cast<cl_ulong>(pb.n)));
   GB_CL(fx->reduce.setArg(2, fx->partials));
@@ -130,18 +129,13 @@ void run(benchmark::State& state, const Params& p) {
     b.launch(fx.reduce, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
     b.launch(fx.final_reduce, cl::NDRange(kWorkGroup), cl::NDRange(kWorkGroup));
   };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.result, p.is_int ? sizeof(cl_long) : sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, pb, p);
-  const double bytes = 4.0 * pb.n;
-  sampler.report({bytes, static_cast<double>(pb.n), static_cast<double>(pb.n)});
-  gb::report_copy_fraction(state, bytes);
-  state.counters["elements"] = static_cast<double>(pb.n);
-  gb::report_check(state, *fx.check);
+  const double n = static_cast<double>(pb.n);
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gb::Work().bytes(4.0 * n).flops(n).items(n))
+                         .poison(fx.result, p.is_int ? sizeof(cl_long) : sizeof(float))
+                         .check([&] { return verify(fx, pb, p); })
+                         .counter("elements", n)
+                         .copy_fraction());
 }
 
 // ---- registration ----------------------------------------------------------------------------

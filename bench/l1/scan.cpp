@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <memory>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "reference/scan.hpp"
 #include "subgroups.hpp"
@@ -105,8 +104,6 @@ struct Fixture {
   std::vector<Level> levels;  // multi-level: level 0 is the input
   cl_uint epoch = 0;          // look-back: changes every launch
   size_t groups = 0;          // lookback_pipelined: the persistent grid, in work groups
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -124,6 +121,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     if (p.window) options += " -DLOOKBACK_WINDOW=" + std::to_string(p.window);
     if (p.serial) options += " -DLOOKBACK_SERIAL=1";
     fx->lookback = s.kernel("l1/scan.cl", std::string("scan_") + variant_name(p.variant), options);
+    gb::require_work_group(fx->lookback, p.work_group());
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
     // counter[0]: the next ticket; counter[1]: lookback_pipelined's finished groups. Both are
     // left 0 by every launch (by the last group), so they are set here once.
@@ -145,6 +143,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const std::string base = std::string("scan_") + variant_name(p.variant);
   fx->reduce = s.kernel("l1/scan.cl", base + "_reduce", options);
   fx->tiles_kernel = s.kernel("l1/scan.cl", base + "_tiles", options);
+  gb::require_work_group(fx->reduce, p.work_group());
+  gb::require_work_group(fx->tiles_kernel, p.work_group());
   // Levels until one tile holds everything: n -> tiles -> tiles of tiles ...
   for (size_t count = fx->n; count > p.tile(); count = div_up(count, p.tile()))
     fx->levels.push_back({count, gb::make_buffer(div_up(count, p.tile()) * 4)});
@@ -200,20 +200,14 @@ void run(benchmark::State& state, const Params& p) {
   auto& pb = gb::cached_problem<Problem>("scan/" + p.type() + "/" + std::to_string(p.size_class),
                                          [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
-  const gb::Unit unit = [&](gb::Batch& b) { enqueue_scan(fx, p, b); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, fx.n * 4);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, pb, p);
-  const double bytes = 2.0 * 4 * fx.n;
-  sampler.report({bytes, static_cast<double>(fx.n), static_cast<double>(fx.n)});
-  gb::report_copy_fraction(state, bytes);
-  state.counters["elements"] = static_cast<double>(fx.n);
-  state.counters["levels"] = static_cast<double>(fx.levels.size() + 1);
-  gb::report_check(state, *fx.check);
+  const double n = static_cast<double>(fx.n);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { enqueue_scan(fx, p, b); })
+                         .work(gb::Work().bytes(2.0 * 4 * n).flops(n).items(n))
+                         .poison(fx.out, fx.n * 4)
+                         .check([&] { return verify(fx, pb, p); })
+                         .counter("elements", n)
+                         .counter("levels", static_cast<double>(fx.levels.size() + 1))
+                         .copy_fraction());
 }
 
 // ---- registration ----------------------------------------------------------------------------

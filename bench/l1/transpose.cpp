@@ -2,7 +2,6 @@
 // one float of padding per tile row against bank conflicts. Bytes per unit: 2 * width * height * 4.
 #include <memory>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "reference/transpose.hpp"
 
@@ -57,8 +56,6 @@ struct Fixture {
   cl::Buffer in, out;  // in: the problem's buffer (a retained handle)
   cl::Kernel kernel;
   cl::NDRange global, local;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -78,6 +75,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     fx->global = cl::NDRange(gb::round_up(w, tile), gb::round_up(h, tile) / tile * p.wg.y);
   }
   fx->local = p.wg.local();
+  gb::require_work_group(fx->kernel, p.wg.size());
   GB_CL(fx->kernel.setArg(0, fx->in));
   GB_CL(fx->kernel.setArg(1, fx->out));
   GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(w)));
@@ -90,27 +88,22 @@ void run(benchmark::State& state, const Params& p) {
   auto& pb = gb::cached_problem<Problem>("transpose/" + std::to_string(p.size_class),
                                          [&] { return make_problem(p.size_class); });
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
-  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
   const size_t elements = pb.shape.width * pb.shape.height;
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
-  if (!fx.check) gb::poison(fx.out, elements * sizeof(float));
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check)  // a copy: bit-exact
-    fx.check = gb::check_exact(gb::download<float>(fx.out, elements), pb.reference, "transpose");
-  const double bytes = 2.0 * elements * sizeof(float);
-  sampler.report({bytes, 0, static_cast<double>(elements)});
-  gb::report_copy_fraction(state, bytes);
-  state.counters["width"] = static_cast<double>(pb.shape.width);
-  state.counters["height"] = static_cast<double>(pb.shape.height);
-  gb::report_check(state, *fx.check);
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
+                         .work(gb::Work().bytes(2.0 * elements * sizeof(float)).items(static_cast<double>(elements)))
+                         .poison(fx.out, elements * sizeof(float))
+                         .check([&] {  // a copy: bit-exact
+                           return gb::check_exact(gb::download<float>(fx.out, elements), pb.reference, "transpose");
+                         })
+                         .counter("width", static_cast<double>(pb.shape.width))
+                         .counter("height", static_cast<double>(pb.shape.height))
+                         .copy_fraction());
 }
 
 // ---- registration ----------------------------------------------------------------------------
-// Naive: every 2-D shape from 32 to the kernel's limit (class 1: a few). Tiled: tiles of 16, 32
-// and 64 with 1 .. tile rows of work items (class 1: two).
+// Naive: every 2-D shape from 32 to the device's limit (class 1: a few). Tiled: tiles of 16, 32
+// and 64 with 1 .. tile rows of work items (class 1: two). A shape above a kernel's own limit is
+// skipped once the kernel is built, at run time.
 void register_transpose() {
   auto& s = gb::session();
   const int size = gb::session().size_class();
@@ -120,8 +113,7 @@ void register_transpose() {
     gb::add_benchmark(gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
                       [p](benchmark::State& st) { run(st, p); });
   };
-  cl::Kernel probe = s.kernel("l1/transpose.cl", "transpose_naive");
-  gb::SweepLimits limits{s.kernel_work_group_size(probe), {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 32};
+  gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 32};
   std::vector<gb::WorkGroup> naive;
   if (size == 1) {
     for (auto [x, y] : {std::pair<size_t, size_t>{32, 8}, {8, 32}, {64, 1}, {1, 64}})

@@ -2,9 +2,7 @@
 // dye), divergence, J Jacobi pressure iterations, projection. Bytes per cell: 60 + 12 (J - 1).
 #include <cmath>
 #include <memory>
-#include <optional>
 
-#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "reference/stable_fluids.hpp"
 
@@ -72,8 +70,6 @@ struct Fixture {
   int slot = 0;
   long steps = 0;
   std::shared_ptr<HostFluid> host;
-  gb::Calibration calibration;
-  std::optional<gb::Check> check;
 
   void step(gb::Batch& b, int iterations) {
     const int c = slot;
@@ -121,6 +117,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   }
   fx->global = gb::padded_global(n, n, 1, p.wg);
   fx->local = p.wg.local();
+  // The work group against each kernel's own limit, known now they are built.
+  for (const auto* k : {&fx->advect[0], &fx->divergence[0], &fx->jacobi[0], &fx->project[0]})
+    gb::require_work_group(*k, p.wg.size());
   fx->host = host_fluid(p);
   const ref::FluidState& initial = fx->host->initial;
   for (auto [buffer, field] : {std::pair{&fx->u[0], &initial.u}, {&fx->v[0], &initial.v}, {&fx->d[0], &initial.d}})
@@ -174,22 +173,18 @@ gb::Check verify(Fixture& fx, const Params& p) {
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) { fx.step(b, p.jacobi); };
-  if (fx.calibration.unit_seconds == 0) fx.calibration = gb::calibrate(unit);
   const size_t bytes = static_cast<size_t>(fx.n) * fx.n * sizeof(float);
-  if (!fx.check)
-    for (const auto* b : {&fx.u[1 - fx.slot], &fx.v[1 - fx.slot], &fx.d[1 - fx.slot]}) gb::poison(*b, bytes);
-
-  gb::Sampler sampler(state, fx.calibration);
-  for (auto _ : state) sampler.sample(unit);
-
-  if (!fx.check) fx.check = verify(fx, p);
   const double cells = static_cast<double>(fx.n) * fx.n, moved = cells * bytes_per_cell(p.jacobi);
-  sampler.report({moved, 0, cells});  // items_per_second: cell updates (whole steps) per second
-  state.counters["bytes_per_cell"] = bytes_per_cell(p.jacobi);
-  state.counters["cells"] = cells;
-  gb::report_copy_fraction(state, moved);
-  gb::report_check(state, *fx.check);
+  const int next = 1 - fx.slot;  // the state the first step writes
+  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { fx.step(b, p.jacobi); })
+                         .work(gb::Work().bytes(moved).items(cells))  // items: cell updates (whole steps)
+                         .poison(fx.u[next], bytes)
+                         .poison(fx.v[next], bytes)
+                         .poison(fx.d[next], bytes)
+                         .check([&] { return verify(fx, p); })
+                         .counter("bytes_per_cell", bytes_per_cell(p.jacobi))
+                         .counter("cells", cells)
+                         .copy_fraction());
 }
 
 // ---- registration ----------------------------------------------------------------------------

@@ -18,8 +18,9 @@ def main():
     gpu_bench, pattern, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
-        cmd = [gpu_bench, "--size=1", "--warmup_s=0.2", "--min_sample_ms=1",
-               "--benchmark_min_time=0.005", "--benchmark_filter=" + pattern,
+        # Verification is what these tests are for: the fewest samples the engine allows.
+        cmd = [gpu_bench, "--size=1", "--warmup_s=0", "--min_sample_ms=1", "--min_samples=3",
+               "--max_noise=100", "--max_time=0.01", "--progress=0", "--benchmark_filter=" + pattern,
                "--benchmark_out=" + out, "--benchmark_out_format=json"] + extra
         print(" ".join(cmd), flush=True)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -72,14 +72,33 @@ TEST(Cli, TakesOwnFlagsAndLeavesBenchmarkFlags) {
   EXPECT_EQ(o.device_index, "2");
   EXPECT_EQ(*o.size_class, 1);
   EXPECT_TRUE(o.strict_env);
+  // The output file is written by gpu_bench itself (atomically), so Google Benchmark never sees it.
   EXPECT_EQ(o.benchmark_out, "x.json");
-  ASSERT_EQ(argc, 3);
+  EXPECT_EQ(o.benchmark_out_format, "json");
+  ASSERT_EQ(argc, 2);
   EXPECT_STREQ(argv[1], "--benchmark_filter=FFT");
-  EXPECT_STREQ(argv[2], "--benchmark_out=x.json");
+}
+
+TEST(Cli, MeasurementFlags) {
+  std::vector<std::string> args{"gpu_bench", "--max_noise=1.5", "--min_samples=4", "--max_time=0.25",
+                                "--progress=0", "--benchmark_min_time=0.5", "--benchmark_repetitions=3"};
+  auto argv = argv_of(args);
+  int argc = static_cast<int>(args.size());
+  auto o = gb::parse_cli(&argc, argv.data());
+  EXPECT_DOUBLE_EQ(o.max_noise_percent, 1.5);
+  EXPECT_EQ(o.min_samples, 4);
+  EXPECT_DOUBLE_EQ(o.max_time_s, 0.25);
+  EXPECT_FALSE(o.progress);
+  ASSERT_TRUE(o.min_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*o.min_time_s, 0.5);
+  ASSERT_EQ(argc, 2);  // repetitions stay Google Benchmark's
+  EXPECT_STREQ(argv[1], "--benchmark_repetitions=3");
 }
 
 TEST(Cli, BadValuesAreUsageErrors) {
-  for (std::string bad : {"--size=5", "--size=0", "--size=big", "--max_cpu_load=x", "--device="}) {
+  for (std::string bad : {"--size=5", "--size=0", "--size=big", "--max_cpu_load=x", "--device=", "--max_noise=0",
+                          "--min_samples=0", "--min_samples=2.5", "--max_time=-1", "--progress=maybe",
+                          "--benchmark_out=", "--benchmark_out_format=xml", "--benchmark_min_time=abc"}) {
     std::vector<std::string> args{"gpu_bench", bad};
     auto argv = argv_of(args);
     int argc = 2;

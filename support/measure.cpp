@@ -1,0 +1,177 @@
+// The measurement engine: calibration, sampling to the stopping rule, poison, check, counters.
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "interrupt.hpp"
+#include "options.hpp"
+#include "progress.hpp"
+#include "registry.hpp"
+#include "sample_stats.hpp"
+#include "buffers.hpp"
+#include "copy_bandwidth.hpp"
+#include "session.hpp"
+
+namespace gb {
+
+Measurement Measurement::device(Unit unit) {
+  Measurement m;
+  m.device_clock_ = true;
+  m.timer_ = [unit = std::move(unit)](int units) {
+    BatchTime t = run_batch(unit, units);
+    return Sample{t.device_seconds, t.host_seconds};
+  };
+  return m;
+}
+
+Measurement Measurement::host(HostWork work) {
+  Measurement m;
+  m.timer_ = [work = std::move(work)](int units) {
+    return Sample{host_seconds([&] { work(units); }), 0};
+  };
+  return m;
+}
+
+Measurement Measurement::timed(Timer timer) {
+  Measurement m;
+  m.timer_ = std::move(timer);
+  return m;
+}
+
+Measurement& Measurement::poison(const cl::Buffer& buffer, size_t bytes) {
+  poison_.push_back([buffer, bytes] { gb::poison(buffer, bytes); });
+  return *this;
+}
+
+Measurement& Measurement::poison(std::function<void()> fill) {
+  poison_.push_back(std::move(fill));
+  return *this;
+}
+
+Measurement& Measurement::counter(const std::string& name, double value) {
+  counters_.emplace_back(name, value);
+  return *this;
+}
+
+Measurement& Measurement::rate(const std::string& name, double per_unit) {
+  rates_.emplace_back(name, per_unit);
+  return *this;
+}
+
+void require_work_group(const cl::Kernel& kernel, size_t work_group) {
+  const size_t limit = session().kernel_work_group_size(kernel);
+  if (work_group > limit)
+    throw Unsupported("work group of " + std::to_string(work_group) +
+                      " above this kernel's CL_KERNEL_WORK_GROUP_SIZE of " + std::to_string(limit));
+}
+
+namespace {
+
+// What the harness keeps per benchmark across Google Benchmark's repetitions.
+struct Record {
+  bool poisoned = false;
+  int batch = 0;  // 0: not calibrated yet
+  std::optional<Check> check;
+};
+std::map<std::string, Record>& records() {
+  static std::map<std::string, Record> all;
+  return all;
+}
+
+int next_power_of_two(double x, int cap) {
+  int p = 1;
+  while (p < x && p < cap) p <<= 1;
+  return std::min(p, cap);
+}
+
+// The smallest power of two of units whose sample lasts at least `target` seconds. The first run
+// pays for lazy allocation, code upload and cold caches and is not used.
+int calibrate(const Timer& timer, double target, int max_batch) {
+  const double first = timer(1).seconds;
+  if (first >= 4 * target) return 1;  // long units: one warm-up is enough
+  double unit = timer(1).seconds;
+  if (unit >= target) return 1;
+  int units = next_power_of_two(target / std::max(unit, 1e-9), max_batch);
+  // One unit alone may look slower or faster than in a batch (launch gaps): confirm on a batch.
+  for (int tries = 0; tries < 6 && units < max_batch; ++tries) {
+    const double t = timer(units).seconds;
+    if (t >= target) break;
+    units = std::min(next_power_of_two(units * target / std::max(t, 1e-9), max_batch), units * 64);
+  }
+  return units;
+}
+
+}  // namespace
+
+void reset_measurements() { records().clear(); }
+
+Result measure(benchmark::State& state, const Measurement& m) {
+  const std::string& name = current_benchmark_name();
+  Record& record = records()[name];
+  const StopRule& rule = options().stop;
+
+  if (!record.poisoned) {
+    for (const auto& fill : m.poison_) fill();
+    record.poisoned = true;
+  }
+  if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
+  const int batch = record.batch;
+
+  std::vector<double> per_unit;
+  SampleStats stats;
+  double spent = 0, reported_total = 0, host_total = 0;
+  for (auto _ : state) {
+    for (;;) {
+      if (stop_requested()) throw Interrupted();
+      const Sample s = m.timer_(batch);
+      per_unit.push_back(std::max(s.seconds, 1e-12) / batch);
+      reported_total += s.seconds;
+      host_total += s.host_seconds;
+      spent += std::max(s.seconds, s.host_seconds);
+      stats = summarize(per_unit);
+      if (rule.done(stats, spent)) break;
+    }
+    state.SetIterationTime(stats.median);
+  }
+
+  if (!record.check && m.check_) record.check = m.check_();
+
+  // Per unit: Google Benchmark divides by the one iteration's time, the median unit time.
+  const Work& w = m.work_;
+  if (w.bytes() > 0) state.SetBytesProcessed(static_cast<int64_t>(std::llround(w.bytes())));
+  if (w.items() > 0) state.SetItemsProcessed(static_cast<int64_t>(std::llround(w.items())));
+  using benchmark::Counter;
+  if (w.flops() > 0) state.counters["flop_per_second"] = Counter(w.flops(), Counter::kIsRate);
+  for (const auto& [key, per_unit_amount] : m.rates_) state.counters[key] = Counter(per_unit_amount, Counter::kIsRate);
+  for (const auto& [key, value] : m.counters_) state.counters[key] = value;
+  if (m.copy_fraction_) state.counters["copy_fraction"] = gb::copy_fraction(w.bytes(), stats.median);
+  state.counters["batch"] = batch;
+  state.counters["samples"] = static_cast<double>(stats.n);
+  state.counters["noise"] = std::isfinite(stats.noise) ? stats.noise : 1.0;
+  const bool converged = rule.fixed_time > 0 || rule.converged(stats);
+  state.counters["converged"] = converged ? 1 : 0;
+  char line[512];
+  if (!converged) {
+    std::snprintf(line, sizeof line, "warning: %s: noise %.2f%% above --max_noise %.2f%% after %.2f s (%zu samples)",
+                  name.c_str(), 100 * stats.noise, 100 * rule.max_noise, spent, stats.n);
+    progress().note(line);
+  }
+  if (m.device_clock_ && reported_total > 0) {
+    const double ratio = host_total / reported_total;
+    state.counters["host_over_device"] = ratio;
+    // The host clock brackets the device work, so a ratio below 1 means a broken timer; far above
+    // 1 means launch overhead or syncs dominate what the device clock shows.
+    if (ratio < 0.95 || ratio > 3.0) {
+      std::snprintf(line, sizeof line, "warning: %s: host time is %.2fx device time", name.c_str(), ratio);
+      progress().note(line);
+    }
+  }
+  if (record.check) report_check(state, *record.check);
+  return Result{stats.median, stats.noise, static_cast<int>(stats.n), batch};
+}
+
+}  // namespace gb

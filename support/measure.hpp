@@ -1,0 +1,121 @@
+// The harness's one entry point for a case body. A case says what one unit of work is, how much
+// work it does (by name), which outputs to poison and how to check them; the harness calibrates
+// the batch, samples until the noise target or the time limit, poisons before the benchmark's
+// first run, verifies after the timed region, and sets every counter.
+//
+//   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(k, global, local); })
+//                          .work(gb::Work().bytes(2.0 * n * 4))
+//                          .poison(out, n * 4)
+//                          .check([&] { return verify(fx, p); }));
+//
+// The time reported (real_time, in the console and the JSON) is the median time of one unit.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cl.hpp"
+#include "host_timing.hpp"
+#include "timing.hpp"
+#include "verify.hpp"
+
+namespace gb {
+
+// Work of one unit, by name; the harness turns it into rates per second of unit time.
+class Work {
+ public:
+  Work& bytes(double v) { bytes_ = v; return *this; }  // moved to or from memory
+  Work& flops(double v) { flops_ = v; return *this; }  // arithmetic operations
+  Work& items(double v) { items_ = v; return *this; }  // elements, pixels, transforms...
+  double bytes() const { return bytes_; }
+  double flops() const { return flops_; }
+  double items() const { return items_; }
+
+ private:
+  double bytes_ = 0, flops_ = 0, items_ = 0;
+};
+
+// The time of K units on one clock: `seconds` is what is reported; `host_seconds` brackets the
+// same work on the host clock (0 when it is the same clock).
+struct Sample {
+  double seconds = 0;
+  double host_seconds = 0;
+};
+using Timer = std::function<Sample(int units)>;
+
+struct Result;
+class Measurement;
+Result measure(benchmark::State& state, const Measurement& m);
+
+class Measurement {
+ public:
+  // K units enqueued back to back and synced once; the time is the first event's START to the
+  // last event's END (event profiling).
+  static Measurement device(Unit unit);
+  // K repetitions run by `work`, which returns once they are complete; steady-clock time.
+  static Measurement host(HostWork work);
+  // The case times K units itself (an event span, a part of the host work).
+  static Measurement timed(Timer timer);
+
+  Measurement& work(const Work& w) { work_ = w; return *this; }
+  // Filled with 0xFF bytes (NaN, -1) before the benchmark's first run, so an output the kernel
+  // never writes fails the check.
+  Measurement& poison(const cl::Buffer& buffer, size_t bytes);
+  Measurement& poison(std::function<void()> fill);
+  // Run once per benchmark, after its first measurement and outside the timed region.
+  Measurement& check(std::function<Check()> fn) { check_ = std::move(fn); return *this; }
+  // A property of the configuration (passes, work-group size), reported as is.
+  Measurement& counter(const std::string& name, double value);
+  // An amount per unit reported per second of unit time (images_per_second).
+  Measurement& rate(const std::string& name, double per_unit);
+  // Reports copy_fraction: the declared bytes per second over the device's copy bandwidth
+  // (support/copy_bandwidth), the yardstick of memory-bound cases.
+  Measurement& copy_fraction() { copy_fraction_ = true; return *this; }
+  // Units that may be batched at most (host work that cannot repeat more often).
+  Measurement& max_batch(int units) { max_batch_ = units; return *this; }
+
+ private:
+  friend Result measure(benchmark::State& state, const Measurement& m);
+  Timer timer_;
+  bool device_clock_ = false;
+  Work work_;
+  std::vector<std::function<void()>> poison_;
+  std::function<Check()> check_;
+  std::vector<std::pair<std::string, double>> counters_, rates_;
+  int max_batch_ = 1 << 20;
+  bool copy_fraction_ = false;
+};
+
+// What the harness measured, for counters a case derives itself.
+struct Result {
+  double unit_seconds = 0;  // the median time of one unit
+  double noise = 0;         // relative standard error of that median
+  int samples = 0;
+  int batch = 1;            // units per sample
+};
+
+Result measure(benchmark::State& state, const Measurement& m);
+
+// Thrown where a device cannot run a registered variant after all (a kernel's work-group limit,
+// known once it is built): the benchmark is skipped with the reason, not failed.
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// Throws Unsupported when `work_group` items exceed the kernel's CL_KERNEL_WORK_GROUP_SIZE.
+void require_work_group(const cl::Kernel& kernel, size_t work_group);
+
+// Thrown when SIGINT/SIGTERM/SIGHUP asked the run to stop: the benchmark is abandoned.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
+// Forgets the calibration, poison and check of every benchmark (tests).
+void reset_measurements();
+
+}  // namespace gb

@@ -1,0 +1,94 @@
+// The recording reporter and the atomic output file.
+#include "run_output.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "context.hpp"
+#include "progress.hpp"
+#include "registry.hpp"
+
+namespace gb {
+
+static bool dropped(const benchmark::BenchmarkReporter::Run& run) {
+  if (!run.error_occurred) return false;
+  return run.error_message == kInterruptedMessage || run.error_message.rfind(kSkippedPrefix, 0) == 0;
+}
+
+bool RunRecorder::ReportContext(const Context& context) {
+  context_.emplace(context);
+  return display_ ? display_->ReportContext(context) : true;
+}
+
+void RunRecorder::ReportRuns(const std::vector<Run>& runs) {
+  std::vector<Run> kept;
+  for (const auto& r : runs)
+    if (!dropped(r)) kept.push_back(r);
+  progress().clear();
+  if (display_ && !kept.empty()) display_->ReportRuns(kept);
+  runs_.insert(runs_.end(), kept.begin(), kept.end());
+}
+
+void RunRecorder::Finalize() {
+  progress().clear();
+  if (display_) display_->Finalize();
+}
+
+std::string RunRecorder::render(const std::string& format) const {
+  std::ostringstream out, err;
+  std::unique_ptr<benchmark::BenchmarkReporter> reporter;
+  if (format == "csv")
+    reporter = std::make_unique<benchmark::CSVReporter>();
+  else if (format == "console")
+    reporter = std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+  else
+    reporter = std::make_unique<benchmark::JSONReporter>();
+  reporter->SetOutputStream(&out);
+  reporter->SetErrorStream(&err);
+  if (context_) reporter->ReportContext(*context_);
+  if (!runs_.empty()) reporter->ReportRuns(runs_);
+  reporter->Finalize();
+  return format == "json" ? strict_json_text(out.str()) : out.str();
+}
+
+static std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string unwritable_reason(const std::string& path) {
+  if (path.empty()) return "empty file name";
+  const std::string folder = folder_of(path);
+  if (access(folder.c_str(), F_OK) != 0) return "folder " + folder + " does not exist";
+  if (access(folder.c_str(), W_OK) != 0) return "folder " + folder + " is not writable";
+  if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0) return "file is not writable";
+  return "";
+}
+
+bool write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return false;
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  const bool ok = written == text.size() && fsync(fd) == 0;
+  if (close(fd) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gb

@@ -1,0 +1,40 @@
+// Sample statistics and the stopping rule.
+#include "sample_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gb {
+
+static double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+SampleStats summarize(std::vector<double> samples) {
+  SampleStats s;
+  s.n = samples.size();
+  s.noise = std::numeric_limits<double>::infinity();
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  s.median = quantile(samples, 0.5);
+  s.q1 = quantile(samples, 0.25);
+  s.q3 = quantile(samples, 0.75);
+  if (!(s.median > 0)) return s;
+  s.rel_iqr = (s.q3 - s.q1) / s.median;
+  if (s.n >= 3) s.noise = 1.2533 * (s.rel_iqr / 1.349) / std::sqrt(static_cast<double>(s.n));
+  return s;
+}
+
+bool StopRule::done(const SampleStats& s, double spent) const {
+  if (static_cast<int>(s.n) >= max_samples) return true;
+  if (fixed_time > 0) return spent >= fixed_time && s.n >= 1;
+  // The time limit wins over --min_samples, but three samples are needed to estimate the noise.
+  if (spent >= max_time && s.n >= 3) return true;
+  return static_cast<int>(s.n) >= min_samples && converged(s);
+}
+
+}  // namespace gb

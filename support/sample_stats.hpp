@@ -1,0 +1,36 @@
+// Statistics of a benchmark's samples and the rule that stops sampling. Pure functions, so the
+// policy is unit-tested apart from any device.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace gb {
+
+// The estimate is the median of the per-unit sample times; its noise is the relative standard
+// error of that median, estimated robustly from the interquartile range:
+// 1.2533 * (IQR / 1.349) / sqrt(n) / median (the normal-theory standard error of a median, with
+// the IQR standing in for the standard deviation so that a few outliers do not inflate it).
+struct SampleStats {
+  size_t n = 0;
+  double median = 0;
+  double q1 = 0, q3 = 0;   // quartiles, linear interpolation between order statistics
+  double rel_iqr = 0;      // (q3 - q1) / median: the spread of single samples
+  double noise = 0;        // relative standard error of the median; +inf below 3 samples
+};
+SampleStats summarize(std::vector<double> samples);
+
+// When to stop sampling one benchmark run.
+struct StopRule {
+  double max_noise = 0.005;  // --max_noise (a fraction)
+  int min_samples = 10;      // --min_samples
+  double max_time = 1.0;     // --max_time: seconds spent sampling (device clock, or host where longer)
+  double fixed_time = 0;     // > 0: an explicit --benchmark_min_time, sample until this long instead
+  int max_samples = 1 << 20;
+
+  // Whether sampling is finished after `spent` seconds with these statistics.
+  bool done(const SampleStats& s, double spent) const;
+  // Whether the estimate met the noise target (the flag when it did not).
+  bool converged(const SampleStats& s) const { return s.noise <= max_noise; }
+};
+
+}  // namespace gb

@@ -1,0 +1,169 @@
+"""The measurement engine seen from the command line: the time is one unit's whatever the batch,
+the noise rule and its flag, Google Benchmark's own flags, progress, and interrupts that leave a
+valid JSON (SIGINT, SIGTERM, SIGHUP) or the previous file (SIGKILL)."""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+from cli_support import GPU_BENCH, require_device, run, strict_load
+
+QUICK = ["--size=1", "--warmup_s=0"]
+# Short kernels (tens of microseconds on PoCL), so the batch size follows --min_sample_ms.
+SHORT = "--benchmark_filter=^L0/LocalMemory/read/type:float/stride:1/"
+MANY = "--benchmark_filter=^L0/(Compute|LocalMemory|ConstantMemory)/"
+
+
+def iterations(data):
+    return [b for b in data["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
+
+
+class PerUnitTime(unittest.TestCase):
+    def setUp(self):
+        require_device()
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_json(self, name, *args, filt=SHORT):
+        path = os.path.join(self.tmp.name, name)
+        p = run(filt, *QUICK, "--benchmark_out=" + path, *args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return strict_load(path)
+
+    def test_time_is_one_units_whatever_the_batch(self):
+        small = iterations(self.run_json("small.json", "--min_sample_ms=0.5", "--max_time=0.3"))
+        large = iterations(self.run_json("large.json", "--min_sample_ms=8", "--max_time=0.3"))
+        self.assertEqual([b["name"] for b in small], [b["name"] for b in large])
+        for a, b in zip(small, large):
+            # Sixteen times the sample length: the batch grows, the time of one unit does not.
+            self.assertGreaterEqual(b["batch"], 4 * a["batch"], (a["name"], a["batch"], b["batch"]))
+            ratio = b["real_time"] / a["real_time"]
+            self.assertGreater(ratio, 0.7, a["name"])
+            self.assertLess(ratio, 1.4, a["name"])
+            # Rates are per second of unit time in both.
+            self.assertAlmostEqual(a["bytes_per_second"] * a["real_time"], b["bytes_per_second"] * b["real_time"],
+                                   delta=1e-6 * a["bytes_per_second"] * a["real_time"])
+
+    def test_noise_counters_and_stopping(self):
+        for b in iterations(self.run_json("noise.json", "--min_samples=6", "--max_noise=50")):
+            self.assertGreaterEqual(b["samples"], 6)
+            self.assertEqual(b["converged"], 1)
+            self.assertLessEqual(b["noise"], 0.5)
+            self.assertEqual(b["iterations"], 1)
+
+    def test_time_limit_flags_unconverged(self):
+        path = os.path.join(self.tmp.name, "limit.json")
+        p = run(SHORT, *QUICK, "--max_noise=0.000001", "--max_time=0.05", "--benchmark_out=" + path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for b in iterations(strict_load(path)):
+            self.assertEqual(b["converged"], 0)
+            self.assertGreaterEqual(b["samples"], 3)
+            self.assertIn("warning: " + b["name"].replace("/manual_time", ""), p.stderr)
+
+    def test_explicit_min_time_samples_that_long(self):
+        for b in iterations(self.run_json("min_time.json", "--benchmark_min_time=0.2", "--min_sample_ms=1")):
+            self.assertGreaterEqual(b["samples"] * b["batch"] * b["real_time"] * 1e-3, 0.1, b["name"])
+
+    def test_repetitions_give_aggregates(self):
+        data = self.run_json("reps.json", "--benchmark_repetitions=3", "--max_time=0.1")
+        names = {b["name"] for b in iterations(data)}
+        self.assertEqual(len(iterations(data)), 3 * len(names))
+        aggregates = [b["aggregate_name"] for b in data["benchmarks"] if b.get("run_type") == "aggregate"]
+        for a in ("mean", "median", "stddev", "cv"):
+            self.assertIn(a, aggregates)
+
+
+class ProgressAndFilter(unittest.TestCase):
+    def setUp(self):
+        require_device()
+
+    def test_progress_lines_on_stderr(self):
+        p = run(SHORT, *QUICK, "--max_time=0.05")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("[")]
+        self.assertTrue(lines and lines[0].startswith("[1/"), p.stderr)
+        total = int(lines[0].split("/")[1].split("]")[0])
+        self.assertEqual(len(lines), total)
+        self.assertNotIn("[1/", run(SHORT, *QUICK, "--max_time=0.05", "--progress=0").stderr)
+
+    def test_filter_matching_nothing_is_a_usage_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "none.json")
+            p = run("--benchmark_filter=^NoSuchCase/", *QUICK, "--benchmark_out=" + path)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("matches no benchmark", p.stderr)
+            self.assertFalse(os.path.exists(path))
+
+    def test_unwritable_output_is_a_usage_error_before_device_work(self):
+        p = run(SHORT, *QUICK, "--benchmark_out=/no/such/folder/x.json")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("does not exist", p.stderr)
+        self.assertNotIn("device 1:", p.stderr)
+
+
+class Interrupts(unittest.TestCase):
+    def setUp(self):
+        require_device()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "run.json")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def start_and_wait(self, progress_index):
+        """Starts a long run and returns once it has begun its progress_index-th benchmark."""
+        proc = subprocess.Popen([GPU_BENCH, MANY, *QUICK, "--max_time=0.2", "--benchmark_out=" + self.path],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        seen = []
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            seen.append(line)
+            if line.startswith("[%d/" % progress_index):
+                return proc, seen
+        proc.kill()
+        proc.stderr.close()
+        self.fail("the run never reached benchmark %d:\n%s" % (progress_index, "".join(seen)))
+
+    def stop_with(self, sig, code, label):
+        proc, _ = self.start_and_wait(3)
+        proc.send_signal(sig)
+        rest = proc.stderr.read()
+        proc.stderr.close()
+        self.assertEqual(proc.wait(timeout=120), code, rest)
+        data = strict_load(self.path)
+        self.assertEqual(data["context"]["interrupted"], label)
+        finished = iterations(data)
+        self.assertGreaterEqual(len(finished), 2)
+        for b in finished:
+            self.assertFalse(b.get("error_occurred"), b)
+        self.assertEqual([f for f in os.listdir(self.tmp.name) if f != "run.json"], [])
+
+    def test_sigint(self):
+        self.stop_with(signal.SIGINT, 130, "SIGINT")
+
+    def test_sigterm(self):
+        self.stop_with(signal.SIGTERM, 143, "SIGTERM")
+
+    def test_sighup(self):
+        self.stop_with(signal.SIGHUP, 129, "SIGHUP")
+
+    def test_sigkill_leaves_the_previous_file(self):
+        with open(self.path, "w") as f:
+            json.dump({"previous": True}, f)
+        proc, _ = self.start_and_wait(2)
+        proc.kill()
+        proc.wait(timeout=60)
+        proc.stderr.close()
+        self.assertEqual(strict_load(self.path), {"previous": True})
+
+
+if __name__ == "__main__":
+    unittest.main()
