@@ -113,8 +113,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --tolerance_scale=F     multiply every verification margin by F (default 1)
   --min_sample_ms=F       shortest timed sample (a batch of units), also at least 1000x the
                           device timer (default 5)
-  --max_noise=P           sample until the median's relative standard error is at most P percent
-                          (default 0.5)
+  --max_noise=P           sample until the relative interquartile range of the samples is at most
+                          P percent (default 0.5)
   --min_samples=N         at least N samples per benchmark run (default 10)
   --max_time=S            at most S seconds of sampling per benchmark run; a run stopped by this
                           limit above --max_noise is flagged (converged=0, a warning) (default 1)

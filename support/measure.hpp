@@ -93,7 +93,7 @@ class Measurement {
 // What the harness measured, for counters a case derives itself.
 struct Result {
   double unit_seconds = 0;  // the median time of one unit
-  double noise = 0;         // relative standard error of that median
+  double noise = 0;         // relative interquartile range of the samples
   int samples = 0;
   int batch = 1;            // units per sample
 };

@@ -23,9 +23,7 @@ SampleStats summarize(std::vector<double> samples) {
   s.median = quantile(samples, 0.5);
   s.q1 = quantile(samples, 0.25);
   s.q3 = quantile(samples, 0.75);
-  if (!(s.median > 0)) return s;
-  s.rel_iqr = (s.q3 - s.q1) / s.median;
-  if (s.n >= 3) s.noise = 1.2533 * (s.rel_iqr / 1.349) / std::sqrt(static_cast<double>(s.n));
+  if (s.median > 0 && s.n >= 3) s.noise = (s.q3 - s.q1) / s.median;
   return s;
 }
 

@@ -6,16 +6,15 @@
 
 namespace gb {
 
-// The estimate is the median of the per-unit sample times; its noise is the relative standard
-// error of that median, estimated robustly from the interquartile range:
-// 1.2533 * (IQR / 1.349) / sqrt(n) / median (the normal-theory standard error of a median, with
-// the IQR standing in for the standard deviation so that a few outliers do not inflate it).
+// The estimate is the median of the per-unit sample times; its noise is the relative
+// interquartile range of the samples, (q3 - q1) / median: robust to a few preempted samples, and
+// deliberately the spread of single samples rather than the standard error of the median, which
+// shrinks with n and would hide the drift that makes two runs disagree.
 struct SampleStats {
   size_t n = 0;
   double median = 0;
-  double q1 = 0, q3 = 0;   // quartiles, linear interpolation between order statistics
-  double rel_iqr = 0;      // (q3 - q1) / median: the spread of single samples
-  double noise = 0;        // relative standard error of the median; +inf below 3 samples
+  double q1 = 0, q3 = 0;  // quartiles, linear interpolation between order statistics
+  double noise = 0;       // (q3 - q1) / median; +inf below 3 samples
 };
 SampleStats summarize(std::vector<double> samples);
 

@@ -35,8 +35,38 @@ def describe(label, values):
         100.0 * above / len(values))
 
 
+def timeline(path):
+    """(wall seconds, first result seconds, [(seconds, benchmark)] per benchmark, exit) from a stamped stderr."""
+    starts, end, code = [], None, None
+    with open(path) as f:
+        for line in f:
+            t, _, text = line.rstrip("\n").partition(" ")
+            if text.startswith("[") and "] " in text:
+                starts.append((float(t), text.split("] ", 1)[1].split(", ETA")[0]))
+            elif text == "end":
+                end = float(t)
+            elif text.startswith("exit "):
+                code = text[5:]
+    if end is None:
+        return None
+    spans = [(b[0] - a[0], a[1]) for a, b in zip(starts, starts[1:] + [(end, "")])]
+    first = starts[1][0] if len(starts) > 1 else end
+    return end, first, spans, code
+
+
 def main():
     out = sys.argv[1]
+    for name in ("fft_a", "fft_b", "full", "fft_reps"):
+        path = os.path.join(out, name + ".err")
+        if not os.path.exists(path):
+            continue
+        t = timeline(path)
+        if not t:
+            continue
+        wall, first, spans, code = t
+        print("%s: exit %s, wall %.1f s, first result after %.1f s, %d benchmarks" % (name, code, wall, first, len(spans)))
+        for s, n in sorted(spans, reverse=True)[:8]:
+            print("  %6.2f s  %s" % (s, n))
     for name in ("fft_a", "fft_b", "full", "fft_reps"):
         path = os.path.join(out, name + ".json")
         if not os.path.exists(path):
@@ -62,17 +92,16 @@ def main():
             x, y = ra[name], rb[name]
             d = abs(y["real_time"] / x["real_time"] - 1)
             diffs.append(d)
-            # Two independent estimates: their difference has about sqrt(2) times one's noise;
-            # "beyond the noise" here means beyond 3 standard errors of the difference.
-            se = math.hypot(x.get("noise", 0), y.get("noise", 0))
-            if d > 3 * se:
+            # Beyond the reported noise: further apart than the larger of the two runs' noise.
+            se = max(x.get("noise", 0), y.get("noise", 0))
+            if d > se:
                 beyond.append((name, d, se, x.get("batch"), y.get("batch")))
         same_batch = sum(1 for n in set(ra) & set(rb) if ra[n].get("batch") == rb[n].get("batch"))
         print("fft_a vs fft_b: %d common, batch equal in %d" % (len(diffs), same_batch))
         print("  " + describe("|time b / time a - 1|", diffs))
-        print("  beyond 3 standard errors of the difference: %d" % len(beyond))
+        print("  further apart than the reported noise: %d" % len(beyond))
         for name, d, se, ka, kb in sorted(beyond, key=lambda t: -t[1])[:10]:
-            print("    %s: %.2f%% vs se %.2f%% (batch %s, %s)" % (name, 100 * d, 100 * se, ka, kb))
+            print("    %s: %.2f%% vs noise %.2f%% (batch %s, %s)" % (name, 100 * d, 100 * se, ka, kb))
 
 
 if __name__ == "__main__":
