@@ -43,6 +43,8 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.list_devices = true;
     } else if (a == "--clock_ramp") {
       o.clock_ramp = true;
+    } else if (a == "--all_sweeps") {
+      o.all_sweeps = true;
     } else if (a == "--strict_env") {
       o.strict_env = true;
     } else if (take_value(a, "--device", &v)) {
@@ -120,6 +122,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           limit above --max_noise is flagged (converged=0, a warning) (default 1)
   --benchmark_min_time=S  instead of the noise rule, sample for at least S seconds
   --progress=0            no "[i/N] name, ETA" lines on stderr
+  --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
+                          default set runs wg:auto and the 256-item shapes of each sweep)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 

@@ -26,7 +26,8 @@ struct CliOptions {
   double max_noise_percent = 0.5;   // --max_noise: stop once the estimate is this precise
   int min_samples = 10;
   double max_time_s = 1.0;          // --max_time: sampling time limit per benchmark run
-  bool progress = true;             // --progress=0 silences it
+  bool progress = true;
+  bool all_sweeps = false;          // every work-group sweep shape, not the default set             // --progress=0 silences it
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
   std::string benchmark_out_format = "json";  // taken: json, csv or console

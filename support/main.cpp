@@ -137,7 +137,11 @@ int run(int argc, char** argv) {
 
   if (int code = check_cpu_load(cli); code >= 0) return code;
   gb::add_device_context(chosen.info, size_class);
-  gb::register_all_cases();
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  const bool explicit_filter = !(filter.empty() || filter == "." || filter == "all");
+  const size_t left_out = gb::register_all_cases(cli.all_sweeps || explicit_filter);
+  if (left_out > 0)
+    std::fprintf(stderr, "default set: %zu work-group sweep shapes not run (--all_sweeps or a --benchmark_filter runs them)\n", left_out);
   const int selected = gb::selected_benchmark_count();
   if (selected == 0 && !listing) {
     std::fprintf(stderr, "gpu_bench: error: --benchmark_filter=%s matches no benchmark (--benchmark_list_tests lists them)\n",

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "interrupt.hpp"
@@ -114,31 +115,52 @@ Result measure(benchmark::State& state, const Measurement& m) {
   Record& record = records()[name];
   const StopRule& rule = options().stop;
 
+  using clock = std::chrono::steady_clock;
+  auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+  const double setup_seconds = std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
+  const auto calibration_start = clock::now();
   if (!record.poisoned) {
     for (const auto& fill : m.poison_) fill();
     record.poisoned = true;
   }
   if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
   const int batch = record.batch;
+  const double calibration_seconds = seconds_since(calibration_start);
 
   std::vector<double> per_unit;
   SampleStats stats;
-  double spent = 0, reported_total = 0, host_total = 0;
+  double reported_total = 0, host_total = 0;
+  const auto sampling_start = clock::now();
   for (auto _ : state) {
-    for (;;) {
+    for (size_t next_check = 1;;) {
       if (stop_requested()) throw Interrupted();
       const Sample s = m.timer_(batch);
       per_unit.push_back(std::max(s.seconds, 1e-12) / batch);
       reported_total += s.seconds;
       host_total += s.host_seconds;
-      spent += std::max(s.seconds, s.host_seconds);
+      // Time spent sampling is wall time (host overheads included), so that the limit holds for
+      // host-side cases too; an explicit --benchmark_min_time counts the reported clock, as
+      // Google Benchmark counts manual time.
+      const double spent = rule.fixed_time > 0 ? reported_total : seconds_since(sampling_start);
+      if (per_unit.size() < next_check && spent < rule.max_time) continue;
+      // Sorting every sample would be quadratic for microsecond units: re-evaluate after every
+      // sample at first, then after every 1/32 more.
+      next_check = per_unit.size() + std::max<size_t>(1, per_unit.size() / 32);
       stats = summarize(per_unit);
       if (rule.done(stats, spent)) break;
     }
     state.SetIterationTime(stats.median);
   }
+  const double sampling_seconds = seconds_since(sampling_start);
 
+  const auto check_start = clock::now();
   if (!record.check && m.check_) record.check = m.check_();
+  if (std::getenv("GPU_BENCH_PHASES")) {
+    char phases[512];
+    std::snprintf(phases, sizeof phases, "phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s",
+                  name.c_str(), setup_seconds, calibration_seconds, sampling_seconds, stats.n, batch, seconds_since(check_start));
+    progress().note(phases);
+  }
 
   // Per unit: Google Benchmark divides by the one iteration's time, the median unit time.
   const Work& w = m.work_;
@@ -157,7 +179,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
   char line[512];
   if (!converged) {
     std::snprintf(line, sizeof line, "warning: %s: noise %.2f%% above --max_noise %.2f%% after %.2f s (%zu samples)",
-                  name.c_str(), 100 * stats.noise, 100 * rule.max_noise, spent, stats.n);
+                  name.c_str(), 100 * stats.noise, 100 * rule.max_noise, sampling_seconds, stats.n);
     progress().note(line);
   }
   if (m.device_clock_ && reported_total > 0) {

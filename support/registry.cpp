@@ -1,8 +1,10 @@
 // Case registrars, the exception-safe benchmark wrapper, and the skip list.
 #include "registry.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <regex>
 
 #include "interrupt.hpp"
@@ -23,6 +25,12 @@ static std::vector<std::pair<std::string, std::string>>& skips() {
 }
 
 static std::string g_current;
+static double g_started = 0;
+
+static double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double current_benchmark_started() { return g_started; }
 const char* const kSkippedPrefix = "skipped: ";
 const char* const kInterruptedMessage = "interrupted";
 
@@ -40,19 +48,64 @@ int selected_benchmark_count() {
 
 CaseRegistration::CaseRegistration(CaseRegistrar fn) { registrars().push_back(fn); }
 
-void register_all_cases() {
+static std::vector<std::pair<std::string, Body>>& pending() {
+  static std::vector<std::pair<std::string, Body>> list;
+  return list;
+}
+
+static void register_with_google_benchmark(const std::string& name, const Body& body);
+
+// "L1/GEMM/naive/.../wg:16x16/size:3" -> ("L1/GEMM/naive/.../size:3", "16x16"); no axis: ("", "").
+static std::pair<std::string, std::string> split_work_group(const std::string& name) {
+  const auto at = name.find("/wg:");
+  if (at == std::string::npos) return {"", ""};
+  const auto end = name.find('/', at + 1);
+  const std::string shape = name.substr(at + 4, end == std::string::npos ? std::string::npos : end - at - 4);
+  return {name.substr(0, at) + (end == std::string::npos ? "" : name.substr(end)), shape};
+}
+
+bool in_default_set(const std::string& name) {
+  const std::string shape = split_work_group(name).second;
+  for (const char* kept : {"", "auto", "256", "256x1", "16x16", "256x1x1", "8x8x4"})
+    if (shape == kept) return true;
+  return false;
+}
+
+size_t register_all_cases(bool whole_sweeps) {
   for (auto fn : registrars()) fn();
+  std::map<std::string, bool> sweep_has_default;  // sweep (name without its wg:) -> a shape kept
+  for (const auto& [name, body] : pending()) {
+    const auto sweep = split_work_group(name).first;
+    if (!sweep.empty()) sweep_has_default[sweep] = sweep_has_default[sweep] || in_default_set(name);
+  }
+  size_t left_out = 0;
+  std::map<std::string, bool> first_taken;
+  for (const auto& [name, body] : pending()) {
+    const auto sweep = split_work_group(name).first;
+    bool run = whole_sweeps || in_default_set(name);
+    if (!run && !sweep_has_default[sweep] && !first_taken[sweep]) run = first_taken[sweep] = true;
+    if (!run) {
+      ++left_out;
+      continue;
+    }
+    names().push_back(name);
+    register_with_google_benchmark(name, body);
+  }
+  pending().clear();
+  return left_out;
 }
 
 const std::string& current_benchmark_name() { return g_current; }
 
-benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body) {
-  names().push_back(name);
-  return benchmark::RegisterBenchmark(name.c_str(),
+void add_benchmark(const std::string& name, Body body) { pending().emplace_back(name, std::move(body)); }
+
+static void register_with_google_benchmark(const std::string& name, const Body& body) {
+  benchmark::RegisterBenchmark(name.c_str(),
                                       [name, body](benchmark::State& state) {
                                         if (stop_requested()) return state.SkipWithError(kInterruptedMessage);
                                         progress().begin(name);
                                         g_current = name;
+                                        g_started = steady_seconds();
                                         try {
                                           body(state);
                                         } catch (const Unsupported& e) {

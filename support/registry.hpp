@@ -17,7 +17,14 @@ using Body = std::function<void(benchmark::State&)>;
 // Registers a manual-time benchmark whose OpenCL and other exceptions become a benchmark error
 // (and a non-zero exit) instead of ending the process. gb::Unsupported skips it with the reason;
 // after a stop signal the body is abandoned and the rest are not run.
-benchmark::internal::Benchmark* add_benchmark(const std::string& name, Body body);
+// Recorded here; register_all_cases hands the run's set to Google Benchmark.
+void add_benchmark(const std::string& name, Body body);
+
+// Whether a benchmark is in the default run: every benchmark without a wg: axis; of a work-group
+// sweep, the driver's choice (wg:auto) and the 256-item shapes 256, 256x1, 16x16, 256x1x1 and
+// 8x8x4 (a sweep with none of those keeps its first shape). With --all_sweeps, or with any
+// --benchmark_filter, every shape runs.
+bool in_default_set(const std::string& name);
 
 // Every registered name, and how many of them --benchmark_filter selects.
 const std::vector<std::string>& registered_benchmarks();
@@ -37,8 +44,9 @@ std::vector<std::pair<std::string, std::string>> selected_skipped_variants();
 extern const char* const kSkippedPrefix;
 extern const char* const kInterruptedMessage;
 
-// The name of the benchmark whose body is running (for messages).
+// The name of the benchmark whose body is running (for messages), and when that body started.
 const std::string& current_benchmark_name();
+double current_benchmark_started();  // steady-clock seconds
 
 // "L0/GlobalBandwidth" + {"copy"} + {{"type","float4"}} -> "L0/GlobalBandwidth/copy/type:float4".
 std::string bench_name(const std::string& base,
@@ -48,7 +56,9 @@ using CaseRegistrar = void (*)();
 struct CaseRegistration {
   explicit CaseRegistration(CaseRegistrar fn);
 };
-void register_all_cases();
+// Calls every case's registrar, then registers with Google Benchmark every benchmark
+// (whole_sweeps) or the default set; returns how many sweep shapes were left out.
+size_t register_all_cases(bool whole_sweeps);
 
 }  // namespace gb
 

@@ -40,7 +40,7 @@ using Unit = std::function<void(Batch&)>;
 
 struct BatchTime {
   double device_seconds;
-  double host_seconds;  // enqueue of the first command to the return of finish()
+  double host_seconds;  // release of the queued batch to the return of finish()
 };
 
 // Enqueues `units` units, finishes once, and reads the two timers.

@@ -26,3 +26,18 @@ TEST(SelectedByFilter, FollowsGoogleBenchmarkFilter) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DefaultSet, KeepsTheDriverChoiceAndThe256ItemShapes) {
+  EXPECT_TRUE(gb::in_default_set("L1/FFT/stockham/n:1024/batch:64/dir:forward/size:3"));
+  EXPECT_TRUE(gb::in_default_set("L1/GEMM/naive/type:float/m:4096/n:4096/k:4096/wg:auto/size:3"));
+  EXPECT_TRUE(gb::in_default_set("L1/GEMM/naive/type:float/m:4096/n:4096/k:4096/wg:16x16/size:3"));
+  EXPECT_TRUE(gb::in_default_set("L1/BoxFilter/naive/wg:256x1/size:3"));
+  EXPECT_TRUE(gb::in_default_set("L1/FFT/stockham_wg_sweep/n:1024/radix:32/size:3/wg:256"));
+  EXPECT_FALSE(gb::in_default_set("L1/GEMM/naive/type:float/m:4096/n:4096/k:4096/wg:8x32/size:3"));
+  EXPECT_FALSE(gb::in_default_set("L1/FFT/stockham_wg_sweep/n:1024/radix:32/size:3/wg:64"));
+  EXPECT_FALSE(gb::in_default_set("L1/BoxFilter/naive/wg:2560x1/size:3"));
+}
+
+}  // namespace
