@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parallel.hpp"
+
 namespace ref {
 
 uint32_t peak_start_bits(uint32_t gid, uint32_t chain, uint32_t lane) {
@@ -27,13 +29,14 @@ namespace {
 
 // Runs every chain of one work item with `step`, sums chains in order, then folds lanes pairwise
 // (lane i + lane i + w/2) as the kernel's HSUM does. `add` rounds a sum to the type.
+// Work items are independent: split over the host's cores.
 template <typename T, typename Start, typename Step, typename Add>
 std::vector<T> run_chains(const std::vector<uint32_t>& gids, const ChainLayout& l, Start start, Step step,
                           Add add) {
-  std::vector<T> out;
-  out.reserve(gids.size());
-  std::vector<T> x(static_cast<size_t>(l.chains) * l.width);
-  for (uint32_t gid : gids) {
+  std::vector<T> out(gids.size());
+  parallel_for(gids.size(), [&](size_t i) {
+    const uint32_t gid = gids[i];
+    std::vector<T> x(static_cast<size_t>(l.chains) * l.width);
     for (int c = 0; c < l.chains; ++c)
       for (int k = 0; k < l.width; ++k) x[c * l.width + k] = start(peak_start_bits(gid, c, k));
     for (T& v : x)
@@ -43,8 +46,8 @@ std::vector<T> run_chains(const std::vector<uint32_t>& gids, const ChainLayout& 
       for (int k = 0; k < l.width; ++k) lanes[k] = add(lanes[k], x[c * l.width + k]);
     for (int w = l.width; w > 1; w /= 2)
       for (int k = 0; k < w / 2; ++k) lanes[k] = add(lanes[k], lanes[k + w / 2]);
-    out.push_back(lanes[0]);
-  }
+    out[i] = lanes[0];
+  });
   return out;
 }
 

@@ -2,7 +2,10 @@
 #include "gemm.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <random>
+
+#include "parallel.hpp"
 
 namespace ref {
 
@@ -25,12 +28,17 @@ std::vector<double> gemm_full(const MatrixRef<T>& a, const MatrixRef<T>& b) {
   return c;
 }
 
+// Rows (and entries) are independent: split over the host's cores, each value computed as before.
 template <typename T>
 std::vector<double> matvec(const MatrixRef<T>& m, const std::vector<double>& x) {
   const auto mv = view(m);
   Eigen::Map<const Eigen::RowVectorXd> xv(x.data(), static_cast<Eigen::Index>(x.size()));
   std::vector<double> y(m.rows);
-  for (Eigen::Index i = 0; i < mv.rows(); ++i) y[i] = mv.row(i).template cast<double>().dot(xv);
+  constexpr size_t kRows = 64;
+  parallel_for((m.rows + kRows - 1) / kRows, [&](size_t block) {
+    for (size_t i = block * kRows, end = std::min(m.rows, i + kRows); i < end; ++i)
+      y[i] = mv.row(static_cast<Eigen::Index>(i)).template cast<double>().dot(xv);
+  });
   return y;
 }
 
@@ -41,12 +49,12 @@ void gemm_entries(const MatrixRef<T>& a, const MatrixRef<T>& b, const std::vecto
   const auto bv = view(b);
   value.resize(where.size());
   scale.resize(where.size());
-  for (size_t e = 0; e < where.size(); ++e) {
+  parallel_for(where.size(), [&](size_t e) {
     const Eigen::ArrayXd ai = av.row(where[e].row).transpose().template cast<double>().array();
     const Eigen::ArrayXd bj = bv.col(where[e].col).template cast<double>().array();
     value[e] = (ai * bj).sum();
     scale[e] = (ai.abs() * bj.abs()).sum();
-  }
+  });
 }
 
 std::vector<Entry> sample_entries(size_t rows, size_t cols, size_t count, uint64_t seed) {

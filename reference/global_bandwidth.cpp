@@ -1,61 +1,96 @@
-// Eigen references for the global bandwidth case.
+// References for the global bandwidth case: plain loops over blocks of work items or elements,
+// split over the host's cores (buffers are a gigabyte at size 3).
 #include "global_bandwidth.hpp"
 
-#include <Eigen/Dense>
+#include <algorithm>
+
+#include "parallel.hpp"
 
 namespace ref {
 
-std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const BandwidthLayout& l) {
-  const Eigen::Index w = l.width, items = l.items, n = l.work_items;
-  std::vector<double> sums(n);
-  Eigen::Map<Eigen::VectorXd> out(sums.data(), n);
-  if (l.group > 0) {
-    // Each work group's chunk is laid out as the coalesced case with `group` work items.
-    const Eigen::Index g = l.group;
-    for (Eigen::Index first = 0; first < n; first += g) {
-      Eigen::Map<const Eigen::MatrixXf> m(in.data() + first * items * w, g * w, items);
-      Eigen::VectorXd per_lane = m.cast<double>().rowwise().sum();
-      out.segment(first, g) = Eigen::Map<Eigen::MatrixXd>(per_lane.data(), w, g).colwise().sum().transpose();
+namespace {
+
+constexpr size_t kItemBlock = 2048;           // work items per task
+constexpr size_t kFloatBlock = size_t(1) << 20;  // floats per task
+
+// Work item gid loads elements first(gid) + i * step (i < items, `width` floats each): its sum is
+// each lane summed over i in order, then the lanes in order, in double. Within a task the loads run
+// over i, then work items, so that neighbouring work items' elements (coalesced) are read together.
+template <typename First>
+std::vector<double> strided_sums(const std::vector<float>& in, size_t width, size_t items, size_t work_items,
+                                 size_t step, const First& first) {
+  std::vector<double> sums(work_items);
+  parallel_for((work_items + kItemBlock - 1) / kItemBlock, [&](size_t block) {
+    const size_t begin = block * kItemBlock, n = std::min(kItemBlock, work_items - begin);
+    std::vector<double> lanes(n * width, 0.0);
+    for (size_t i = 0; i < items; ++i)
+      for (size_t g = 0; g < n; ++g) {
+        const float* e = in.data() + (first(begin + g) + i * step) * width;
+        double* acc = lanes.data() + g * width;
+        for (size_t k = 0; k < width; ++k) acc[k] += e[k];
+      }
+    for (size_t g = 0; g < n; ++g) {
+      double sum = 0;
+      for (size_t k = 0; k < width; ++k) sum += lanes[g * width + k];
+      sums[begin + g] = sum;
     }
-  } else if (l.strided) {
-    // float index (gid*items + i)*w + k: one column per work item.
-    Eigen::Map<const Eigen::MatrixXf> m(in.data(), items * w, n);
-    out = m.cast<double>().colwise().sum().transpose();
-  } else {
-    // float index (i*n + gid)*w + k: sum over i (columns), then over the w lanes of each gid.
-    Eigen::Map<const Eigen::MatrixXf> m(in.data(), n * w, items);
-    Eigen::VectorXd per_lane = m.cast<double>().rowwise().sum();
-    out = Eigen::Map<Eigen::MatrixXd>(per_lane.data(), w, n).colwise().sum().transpose();
-  }
+  });
   return sums;
 }
 
-std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_t width, size_t work_items) {
-  std::vector<double> sums(work_items, 0.0);
-  const size_t elements = in.size() / width;
-  for (size_t e = 0; e < elements; ++e) {
-    const Eigen::Map<const Eigen::VectorXf> lanes(in.data() + e * width, static_cast<Eigen::Index>(width));
-    sums[e % work_items] += lanes.cast<double>().sum();
+}  // namespace
+
+std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const BandwidthLayout& l) {
+  const size_t n = l.work_items;
+  if (l.group > 0) {
+    // Each work group's chunk is laid out as the coalesced case with `group` work items.
+    const size_t g = l.group;
+    return strided_sums(in, l.width, l.items, n, g,
+                        [&](size_t gid) { return gid / g * g * l.items + gid % g; });
   }
+  if (l.strided)  // element gid * items + i: a contiguous run per work item
+    return strided_sums(in, l.width, l.items, n, 1, [&](size_t gid) { return gid * l.items; });
+  return strided_sums(in, l.width, l.items, n, n, [](size_t gid) { return gid; });  // element i * n + gid
+}
+
+std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_t width, size_t work_items) {
+  // Work item g sums elements g, g + work_items, ...: the coalesced layout, with the last pass over
+  // the grid ragged (work items past the end of the buffer take one element fewer).
+  const size_t elements = in.size() / width;
+  std::vector<double> sums(work_items, 0.0);
+  parallel_for((work_items + kItemBlock - 1) / kItemBlock, [&](size_t block) {
+    const size_t begin = block * kItemBlock, end = std::min(work_items, begin + kItemBlock);
+    for (size_t row = 0; row * work_items + begin < elements; ++row)
+      for (size_t g = begin; g < end && row * work_items + g < elements; ++g) {
+        const float* e = in.data() + (row * work_items + g) * width;
+        double lanes = 0;
+        for (size_t k = 0; k < width; ++k) lanes += e[k];
+        sums[g] += lanes;
+      }
+  });
   return sums;
 }
 
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width) {
-  std::vector<float> out(floats);
-  for (size_t f = 0; f < floats; ++f) {
-    const size_t element = f / width;
-    const float scrambled =
-        static_cast<float>((static_cast<uint32_t>(element) * 2654435761u) >> 8) * 0x1p-24f;
-    out[f] = scrambled + static_cast<float>(f % width);
-  }
+  std::vector<float> out = filled_vector<float>(floats);
+  const size_t elements = (floats + width - 1) / width;
+  parallel_for((elements + kFloatBlock - 1) / kFloatBlock, [&](size_t block) {
+    const size_t begin = block * kFloatBlock, end = std::min(elements, begin + kFloatBlock);
+    for (size_t element = begin; element < end; ++element) {
+      const float scrambled = static_cast<float>((static_cast<uint32_t>(element) * 2654435761u) >> 8) * 0x1p-24f;
+      const size_t lanes = std::min(width, floats - element * width);
+      for (size_t k = 0; k < lanes; ++k) out[element * width + k] = scrambled + static_cast<float>(k);
+    }
+  });
   return out;
 }
 
 std::vector<float> stream_triad(const std::vector<float>& b, const std::vector<float>& c, float scalar) {
-  std::vector<float> a(b.size());
-  Eigen::Map<Eigen::ArrayXf>(a.data(), a.size()) =
-      Eigen::Map<const Eigen::ArrayXf>(b.data(), b.size()) +
-      scalar * Eigen::Map<const Eigen::ArrayXf>(c.data(), c.size());
+  std::vector<float> a = filled_vector<float>(b.size());
+  parallel_for((b.size() + kFloatBlock - 1) / kFloatBlock, [&](size_t block) {
+    const size_t begin = block * kFloatBlock, end = std::min(b.size(), begin + kFloatBlock);
+    for (size_t i = begin; i < end; ++i) a[i] = b[i] + scalar * c[i];
+  });
   return a;
 }
 

@@ -1,5 +1,5 @@
-// Host references for L0/GlobalBandwidth, in Eigen: per-work-item read sums, the write pattern,
-// and STREAM triad. Layouts follow kernels/l0/global_bandwidth.cl.
+// Host references for L0/GlobalBandwidth: per-work-item read sums (in double), the write pattern,
+// and STREAM triad, split over the host's cores. Layouts follow kernels/l0/global_bandwidth.cl.
 #pragma once
 #include <cstddef>
 #include <cstdint>

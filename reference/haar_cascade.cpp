@@ -1,10 +1,9 @@
-// Haar cascade: XML parsing (tinyxml2), scan plan, integral images (Eigen), the cascade on the
+// Haar cascade: XML parsing (tinyxml2), scan plan, integral images, the cascade on the
 // host in the device's float order, per-stage comparison, and OpenCV's rectangle grouping.
 #include "haar_cascade.hpp"
 
 #include <tinyxml2.h>
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -219,30 +218,40 @@ std::vector<uint8_t> grayscale(const std::vector<uint8_t>& rgba, int width, int 
 }
 
 IntegralImages integral_images(const std::vector<uint8_t>& gray, int width, int height) {
-  using Matrix = Eigen::Matrix<uint64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const Eigen::Matrix<uint8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> g(gray.data(), height, width);
-  const Matrix v = g.cast<uint64_t>();
-  const Matrix v2 = v.cwiseProduct(v);
-  Matrix s = Matrix::Zero(height + 1, width + 1), s2 = Matrix::Zero(height + 1, width + 1);
-  // Prefix sums: down the columns, then along the rows.
-  for (int y = 0; y < height; ++y) {
-    s.row(y + 1).tail(width) = s.row(y).tail(width) + v.row(y);
-    s2.row(y + 1).tail(width) = s2.row(y).tail(width) + v2.row(y);
-  }
-  for (int x = 0; x < width; ++x) {
-    s.col(x + 1) += s.col(x);
-    s2.col(x + 1) += s2.col(x);
-  }
   IntegralImages ii;
   ii.width = width;
   ii.height = height;
   ii.stride = width + 1;
-  ii.sum.resize(s.size());
-  ii.sqsum.resize(s2.size());
-  for (Eigen::Index i = 0; i < s.size(); ++i) {
-    ii.sum[i] = static_cast<uint32_t>(s.data()[i]);  // modulo 2^32, as the device
-    ii.sqsum[i] = s2.data()[i];
-  }
+  const size_t stride = ii.stride;
+  ii.sum = filled_vector<uint32_t>(stride * (height + 1));
+  ii.sqsum = filled_vector<uint64_t>(stride * (height + 1));
+  // Row prefix sums in parallel, then each column block adds the row above, top to bottom: row-major
+  // friendly. Sums are exact (sqsum) or modulo 2^32 (sum), so the order of additions cannot matter.
+  parallel_for(static_cast<size_t>(height), [&](size_t y) {
+    const uint8_t* g = gray.data() + y * width;
+    uint32_t* s = ii.sum.data() + (y + 1) * stride + 1;
+    uint64_t* s2 = ii.sqsum.data() + (y + 1) * stride + 1;
+    uint32_t run = 0;
+    uint64_t run2 = 0;
+    for (int x = 0; x < width; ++x) {
+      run += g[x];
+      run2 += static_cast<uint64_t>(g[x]) * g[x];
+      s[x] = run;
+      s2[x] = run2;
+    }
+  });
+  constexpr size_t kBlock = 512;  // columns per task
+  parallel_for((stride + kBlock - 1) / kBlock, [&](size_t block) {
+    const size_t begin = block * kBlock, end = std::min(stride, begin + kBlock);
+    for (size_t y = 2; y <= static_cast<size_t>(height); ++y) {
+      uint32_t* s = ii.sum.data() + y * stride;
+      uint64_t* s2 = ii.sqsum.data() + y * stride;
+      for (size_t x = begin; x < end; ++x) {
+        s[x] += s[x - stride];
+        s2[x] += s2[x - stride];
+      }
+    }
+  });
   return ii;
 }
 
@@ -271,65 +280,115 @@ bool could_flip(const float* w, const float* x, int terms, float threshold, floa
   return false;
 }
 
+// A node's rects at one scale as the four corner offsets of each, so that a window's rect sum is
+// I[base + a] - I[base + b] - I[base + c] + I[base + d].
+struct FlatRect {
+  int32_t a, b, c, d;
+  float weight;
+};
+struct FlatNode {
+  FlatRect r[3];
+  int terms;  // 2 or 3 (a third rect of weight 0 is absent)
+  float threshold, left, right;
+};
+
+// |value - t| <= 1e-4 (|w0 x0| + |w1 x1| + |t|), in double. Most nodes are far from a tie: a float
+// test with twice the tolerance rules those out first (it cannot rule out a near tie: float
+// rounding moves either side by far less than a factor of 2, while the scale stays normal).
+bool near_tie(float value, float t, const float* w, const float* x) {
+  const float scale = std::abs(w[0] * x[0]) + std::abs(w[1] * x[1]) + std::abs(t);
+  if (std::abs(value - t) > 2e-4f * scale && scale > 0x1p-100f) return false;
+  return std::abs(static_cast<double>(value) - t) <= 1e-4 * scale;
+}
+
 template <typename T>
-T rect_sum(const std::vector<T>& ii, size_t base, const ScaledRect& r) {
-  const size_t tl = base + r.tl;
-  return static_cast<T>(ii[tl] - ii[tl + r.w] - ii[tl + r.hs] + ii[tl + r.hs + r.w]);
+T corner_sum(const T* ii, const FlatRect& r) {
+  return static_cast<T>(ii[r.a] - ii[r.b] - ii[r.c] + ii[r.d]);
 }
 
 }  // namespace
 
 CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii) {
   const int stages = static_cast<int>(c.stages.size());
+  const size_t nodes = c.nodes.size();
   CascadeResult out;
-  out.depth.assign(plan.windows, 0);
-  out.borderline.assign(plan.windows, kNotBorderline);
+  out.depth = filled_vector<uint8_t>(plan.windows, 0);
+  out.borderline = filled_vector<uint8_t>(plan.windows, kNotBorderline);
   out.survivors.assign(stages, 0);
-  // One task per row of windows: windows are independent.
+  std::vector<std::vector<FlatNode>> flat(plan.scales.size(), std::vector<FlatNode>(nodes));
+  for (size_t k = 0; k < plan.scales.size(); ++k)
+    for (size_t n = 0; n < nodes; ++n) {
+      FlatNode& f = flat[k][n];
+      const ScaledRect* r = &plan.scales[k].rects[3 * n];
+      f.terms = r[2].weight != 0.0f ? 3 : 2;
+      for (int i = 0; i < 3; ++i) f.r[i] = {r[i].tl, r[i].tl + r[i].w, r[i].tl + r[i].hs, r[i].tl + r[i].hs + r[i].w, r[i].weight};
+      f.threshold = c.nodes[n].threshold;
+      f.left = c.nodes[n].left;
+      f.right = c.nodes[n].right;
+    }
+  // One task per row of windows: windows are independent. Within a row the cascade runs stage by
+  // stage over the windows still alive (each node's data stays in cache, its loads stream along
+  // the row); each window still sees its nodes in order, so its float operations are unchanged.
   std::vector<std::pair<int, int>> rows;  // (scale, iy)
   for (int k = 0; k < static_cast<int>(plan.scales.size()); ++k)
     for (int iy = 0; iy < plan.scales[k].ny; ++iy) rows.emplace_back(k, iy);
   parallel_for(rows.size(), [&](size_t task) {
-    const ScanScale& s = plan.scales[rows[task].first];
-    const int iy = rows[task].second;
+    const int k = rows[task].first, iy = rows[task].second;
+    const ScanScale& s = plan.scales[k];
+    const FlatNode* node = flat[k].data();
+    const uint32_t first = s.first_window + static_cast<uint32_t>(iy) * s.nx;
+    const size_t row_base = static_cast<size_t>(iy) * s.step * plan.stride;
+    std::vector<float> norm(s.nx), stage_sum(s.nx);
+    std::vector<int> alive(s.nx);  // window indices along the row
+    std::vector<float> xs(3 * static_cast<size_t>(s.nx));
+    const FlatRect norm_rect{s.norm.tl, s.norm.tl + s.norm.w, s.norm.tl + s.norm.hs, s.norm.tl + s.norm.hs + s.norm.w, 0};
     for (int ix = 0; ix < s.nx; ++ix) {
-      const uint32_t id = s.first_window + static_cast<uint32_t>(iy) * s.nx + ix;
-      const size_t base = static_cast<size_t>(iy) * s.step * plan.stride + static_cast<size_t>(ix) * s.step;
-      // The device's order of float operations, step by step.
-      const uint32_t sum = rect_sum(ii.sum, base, s.norm);
-      const uint64_t sq = rect_sum(ii.sqsum, base, s.norm);
+      const size_t base = row_base + static_cast<size_t>(ix) * s.step;
+      const uint32_t sum = corner_sum(ii.sum.data() + base, norm_rect);
+      const uint64_t sq = corner_sum(ii.sqsum.data() + base, norm_rect);
       // area * sqsum >= sum^2 (Cauchy-Schwarz): the unsigned difference never wraps.
       const uint64_t nf2 = static_cast<uint64_t>(s.norm_area) * sq - static_cast<uint64_t>(sum) * sum;
-      const float norm = nf2 > 0 ? std::sqrt(static_cast<float>(nf2)) : 1.0f;
-      uint8_t depth = 0, borderline = kNotBorderline;
-      for (int st = 0; st < stages; ++st) {
-        const HaarStage& stage = c.stages[st];
-        float stage_sum = 0;  // plain adds in a fixed order: the same on every device
-        for (int n = stage.first; n < stage.first + stage.count; ++n) {
-          const HaarNode& node = c.nodes[n];
-          const ScaledRect* r = &s.rects[3 * n];
-          const int terms = r[2].weight != 0.0f ? 3 : 2;
-          float w[3], x[3];
-          for (int k = 0; k < terms; ++k) {
-            w[k] = r[k].weight;
-            x[k] = static_cast<float>(rect_sum(ii.sum, base, r[k]));
-          }
-          const float t = node.threshold * norm;
+      norm[ix] = nf2 > 0 ? std::sqrt(static_cast<float>(nf2)) : 1.0f;
+      alive[ix] = ix;
+    }
+    uint8_t* depth = out.depth.data() + first;
+    uint8_t* borderline = out.borderline.data() + first;
+    size_t count = alive.size();
+    for (int st = 0; st < stages && count > 0; ++st) {
+      const HaarStage& stage = c.stages[st];
+      std::fill_n(stage_sum.begin(), count, 0.0f);  // plain adds in a fixed order: the same on every device
+      for (int n = stage.first; n < stage.first + stage.count; ++n) {
+        const FlatNode& f = node[n];
+        const float w[3] = {f.r[0].weight, f.r[1].weight, f.r[2].weight};
+        // The rect sums first (a loop without branches), then the decisions.
+        for (size_t i = 0; i < count; ++i) {
+          const uint32_t* base = ii.sum.data() + row_base + static_cast<size_t>(alive[i]) * s.step;
+          xs[3 * i] = static_cast<float>(corner_sum(base, f.r[0]));
+          xs[3 * i + 1] = static_cast<float>(corner_sum(base, f.r[1]));
+          xs[3 * i + 2] = f.terms == 3 ? static_cast<float>(corner_sum(base, f.r[2])) : 0.0f;
+        }
+        for (size_t i = 0; i < count; ++i) {
+          const int ix = alive[i];
+          const float* x = &xs[3 * i];
+          // The device's order of float operations, step by step.
+          const float t = f.threshold * norm[ix];
           float value = w[0] * x[0] + w[1] * x[1];
-          if (terms == 3) value += w[2] * x[2];
+          if (f.terms == 3) value += w[2] * x[2];
           const bool left = value < t;
           // Near a tie, ask whether a conforming device could decide the other way.
-          if (borderline == kNotBorderline &&
-              std::abs(static_cast<double>(value) - t) <= 1e-4 * (std::abs(w[0] * x[0]) + std::abs(w[1] * x[1]) + std::abs(t)) &&
-              could_flip(w, x, terms, node.threshold, norm, left))
-            borderline = static_cast<uint8_t>(st);
-          stage_sum += left ? node.left : node.right;
+          if (borderline[ix] == kNotBorderline && near_tie(value, t, w, x) &&
+              could_flip(w, x, f.terms, f.threshold, norm[ix], left))
+            borderline[ix] = static_cast<uint8_t>(st);
+          stage_sum[i] += left ? f.left : f.right;
         }
-        if (stage_sum < stage.threshold) break;
-        ++depth;
       }
-      out.depth[id] = depth;
-      out.borderline[id] = borderline;
+      size_t kept = 0;
+      for (size_t i = 0; i < count; ++i)
+        if (!(stage_sum[i] < stage.threshold)) {
+          ++depth[alive[i]];
+          alive[kept++] = alive[i];
+        }
+      count = kept;
     }
   });
   for (uint8_t d : out.depth)

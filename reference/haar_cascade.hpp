@@ -1,7 +1,7 @@
 // Viola-Jones face detection on the host, the reference for L2/FaceDetection: OpenCV's Haar cascade
 // XML (the "opencv-cascade-classifier" format of haarcascade_frontalface_default.xml, stumps,
 // upright features) parsed with tinyxml2; the scan plan (features scaled, not the image, as classic
-// VJ); grayscale, integral and squared-integral images (Eigen); the cascade at every window with
+// VJ); grayscale, integral and squared-integral images; the cascade at every window with
 // per-stage survivors and the windows whose result rests on a float rounding; and OpenCV's
 // grouping of overlapping detections.
 #pragma once

@@ -3,6 +3,8 @@
 #include "lattice_boltzmann.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "parallel.hpp"
@@ -48,44 +50,82 @@ inline bool source(int i, int c, int n, bool walls, int& s) {
   return true;
 }
 
-void step(const LbmDomain& d, const Lattice& l, const std::vector<float>& src, std::vector<float>& dst) {
+// One step src -> dst (q * cells + cell, both), one (y, z) row per task. Each direction's incoming
+// values are gathered into a row buffer (the source row shifted by c_x, or the bounce-back where
+// the source lies beyond a wall); then the row collides direction by direction over its cells, so
+// the loops run along x and vectorise. Each cell's arithmetic is the device's, in its order.
+void step(const LbmDomain& d, const Lattice& l, const float* src, float* dst) {
   const size_t cells = d.cells();
   const bool walls_xz = !d.channel;
-  // One (y, z) row per task: rows are independent.
+  const int nx = d.nx;
   parallel_for(static_cast<size_t>(d.ny) * d.nz, [&](size_t row) {
     const int y = static_cast<int>(row % d.ny), z = static_cast<int>(row / d.ny);
-    float f[19];
-    for (int x = 0; x < d.nx; ++x) {
-      const size_t n = row * d.nx + x;
-      for (int q = 0; q < l.q; ++q) {
-        int sx, sy, sz;
-        if (source(x, l.cx[q], d.nx, walls_xz, sx) && source(y, l.cy[q], d.ny, true, sy) &&
-            source(z, l.cz[q], d.nz, walls_xz, sz)) {
-          f[q] = src[q * cells + (static_cast<size_t>(sz) * d.ny + sy) * d.nx + sx];
+    const size_t first = row * nx;
+    std::vector<float> buffer((l.q + 8) * static_cast<size_t>(nx));
+    float* const in = buffer.data();  // in[q * nx + x]: population q arriving at cell x
+    for (int q = 0; q < l.q; ++q) {
+      float* fq = in + q * nx;
+      int sy = 0, sz = 0;
+      const bool row_open = source(y, l.cy[q], d.ny, true, sy) && source(z, l.cz[q], d.nz, walls_xz, sz);
+      const float* from = row_open ? src + q * cells + (static_cast<size_t>(sz) * d.ny + sy) * nx : nullptr;
+      const float* back = src + opposite(q) * cells + first;
+      const bool lid = !d.channel && l.cy[q] < 0 && y == d.ny - 1;
+      const float lid_term = 6.0f * l.w[q] * static_cast<float>(l.cx[q]) * d.lid_u;
+      auto gather = [&](int x) {
+        int sx;
+        if (row_open && source(x, l.cx[q], nx, walls_xz, sx)) {
+          fq[x] = from[sx];
         } else {
-          float v = src[opposite(q) * cells + n];
-          if (!d.channel && l.cy[q] < 0 && y == d.ny - 1) v += 6.0f * l.w[q] * static_cast<float>(l.cx[q]) * d.lid_u;
-          f[q] = v;
+          float v = back[x];
+          if (lid) v += lid_term;
+          fq[x] = v;
         }
+      };
+      // Cells whose source x - c_x lies inside the row take it directly; the ends go through source().
+      const int lo = row_open ? std::clamp(l.cx[q], 0, nx) : nx, hi = row_open ? std::max(lo, nx + std::min(l.cx[q], 0)) : nx;
+      for (int x = 0; x < lo; ++x) gather(x);
+      for (int x = lo; x < hi; ++x) fq[x] = from[x - l.cx[q]];
+      for (int x = hi; x < nx; ++x) gather(x);
+    }
+    float* const rhom1 = in + l.q * nx;
+    float* const jx = rhom1 + nx;
+    float* const jy = jx + nx;
+    float* const jz = jy + nx;
+    float* const ux = jz + nx;
+    float* const uy = ux + nx;
+    float* const uz = uy + nx;
+    float* const usq = uz + nx;
+    for (int q = 0; q < l.q; ++q) {
+      const float* fq = in + q * nx;
+      const float cx = static_cast<float>(l.cx[q]), cy = static_cast<float>(l.cy[q]), cz = static_cast<float>(l.cz[q]);
+      for (int x = 0; x < nx; ++x) {
+        rhom1[x] += fq[x];
+        jx[x] += cx * fq[x];
+        jy[x] += cy * fq[x];
+        jz[x] += cz * fq[x];
       }
-      float rhom1 = 0, jx = 0, jy = 0, jz = 0;
-      for (int q = 0; q < l.q; ++q) {
-        rhom1 += f[q];
-        jx += static_cast<float>(l.cx[q]) * f[q];
-        jy += static_cast<float>(l.cy[q]) * f[q];
-        jz += static_cast<float>(l.cz[q]) * f[q];
-      }
-      if (d.channel) jx += 0.5f * d.force_x;
-      const float rho = 1.0f + rhom1, inv_rho = 1.0f / rho;
-      const float ux = jx * inv_rho, uy = jy * inv_rho, uz = jz * inv_rho;
-      const float usq = 1.5f * (ux * ux + uy * uy + uz * uz);
-      for (int q = 0; q < l.q; ++q) {
-        const float cx = static_cast<float>(l.cx[q]);
-        const float cu = 3.0f * (cx * ux + static_cast<float>(l.cy[q]) * uy + static_cast<float>(l.cz[q]) * uz);
-        const float feq = l.w[q] * rhom1 + l.w[q] * rho * (cu + 0.5f * cu * cu - usq);
-        float out = f[q] + d.omega * (feq - f[q]);
-        if (d.channel) out += (1.0f - 0.5f * d.omega) * l.w[q] * (3.0f * (cx - ux) + 3.0f * cu * cx) * d.force_x;
-        dst[q * cells + n] = out;
+    }
+    for (int x = 0; x < nx; ++x) {
+      if (d.channel) jx[x] += 0.5f * d.force_x;
+      const float rho = 1.0f + rhom1[x], inv_rho = 1.0f / rho;
+      ux[x] = jx[x] * inv_rho;
+      uy[x] = jy[x] * inv_rho;
+      uz[x] = jz[x] * inv_rho;
+      usq[x] = 1.5f * (ux[x] * ux[x] + uy[x] * uy[x] + uz[x] * uz[x]);
+    }
+    const float guo = 1.0f - 0.5f * d.omega;
+    for (int q = 0; q < l.q; ++q) {
+      const float* fq = in + q * nx;
+      float* out = dst + q * cells + first;
+      const float cx = static_cast<float>(l.cx[q]), cy = static_cast<float>(l.cy[q]), cz = static_cast<float>(l.cz[q]);
+      const float w = l.w[q];
+      for (int x = 0; x < nx; ++x) {
+        const float rho = 1.0f + rhom1[x];
+        const float cu = 3.0f * (cx * ux[x] + cy * uy[x] + cz * uz[x]);
+        const float feq = w * rhom1[x] + w * rho * (cu + 0.5f * cu * cu - usq[x]);
+        float v = fq[x] + d.omega * (feq - fq[x]);
+        if (d.channel) v += guo * w * (3.0f * (cx - ux[x]) + 3.0f * cu * cx) * d.force_x;
+        out[x] = v;
       }
     }
   });
@@ -93,37 +133,67 @@ void step(const LbmDomain& d, const Lattice& l, const std::vector<float>& src, s
 
 }  // namespace
 
+// Cells per task. The equilibrium runs directions outer within a block, so each direction's plane
+// is written as a run; every value is still the cell's own expression.
+constexpr size_t kCellBlock = 4096;
+
 std::vector<float> lbm_equilibrium(const LbmDomain& d, const std::vector<float>& rho_minus_1,
                                    const std::vector<float>& ux, const std::vector<float>& uy,
                                    const std::vector<float>& uz) {
   const Lattice l = lattice(d.q);
   const size_t cells = d.cells();
-  std::vector<float> f(cells * l.q);
-  for (size_t n = 0; n < cells; ++n) {
-    const float rho = 1.0f + rho_minus_1[n];
-    const float usq = 1.5f * (ux[n] * ux[n] + uy[n] * uy[n] + uz[n] * uz[n]);
-    for (int q = 0; q < l.q; ++q) {
-      const float cu = 3.0f * (l.cx[q] * ux[n] + l.cy[q] * uy[n] + l.cz[q] * uz[n]);
-      f[q * cells + n] = l.w[q] * rho_minus_1[n] + l.w[q] * rho * (cu + 0.5f * cu * cu - usq);
+  std::vector<float> f = filled_vector<float>(cells * l.q);
+  parallel_for((cells + kCellBlock - 1) / kCellBlock, [&](size_t block) {
+    const size_t begin = block * kCellBlock, end = std::min(cells, begin + kCellBlock);
+    float rho[kCellBlock], usq[kCellBlock];
+    for (size_t n = begin; n < end; ++n) {
+      rho[n - begin] = 1.0f + rho_minus_1[n];
+      usq[n - begin] = 1.5f * (ux[n] * ux[n] + uy[n] * uy[n] + uz[n] * uz[n]);
     }
-  }
+    for (int q = 0; q < l.q; ++q) {
+      float* fq = f.data() + q * cells;
+      for (size_t n = begin; n < end; ++n) {
+        const float cu = 3.0f * (l.cx[q] * ux[n] + l.cy[q] * uy[n] + l.cz[q] * uz[n]);
+        fq[n] = l.w[q] * rho_minus_1[n] + l.w[q] * rho[n - begin] * (cu + 0.5f * cu * cu - usq[n - begin]);
+      }
+    }
+  });
   return f;
 }
 
-std::vector<float> lbm_run(const LbmDomain& d, std::vector<float> f, int steps) {
+std::vector<float> lbm_run(const LbmDomain& d, const std::vector<float>& f, int steps) {
   const Lattice l = lattice(d.q);
-  std::vector<float> g(f.size());
-  for (int s = 0; s < steps; ++s) {
-    step(d, l, f, g);
-    f.swap(g);
+  std::vector<float> result = filled_vector<float>(f.size());
+  if (steps <= 0) {
+    parallel_for((f.size() + kCellBlock - 1) / kCellBlock, [&](size_t block) {
+      const size_t begin = block * kCellBlock, end = std::min(f.size(), begin + kCellBlock);
+      std::copy(f.begin() + begin, f.begin() + end, result.begin() + begin);
+    });
+    return result;
   }
-  return f;
+  // Steps alternate between the result and a scratch buffer, ending in the result; the scratch is
+  // left uninitialised (every step writes all of it, on all cores).
+  std::unique_ptr<float[]> scratch(steps > 1 ? new float[f.size()] : nullptr);
+  const float* from = f.data();
+  for (int s = 0; s < steps; ++s) {
+    float* to = (steps - 1 - s) % 2 == 0 ? result.data() : scratch.get();
+    step(d, l, from, to);
+    from = to;
+  }
+  return result;
 }
 
 double lbm_mass(const LbmDomain& d, const std::vector<float>& f) {
-  // sum of (f - w) plus sum of w (= 1 per cell)
-  return Eigen::Map<const Eigen::ArrayXf>(f.data(), f.size()).cast<double>().sum() +
-         static_cast<double>(d.cells());
+  // sum of (f - w) plus sum of w (= 1 per cell); fixed chunks summed in order, whatever the cores
+  constexpr size_t kChunk = size_t(1) << 20;
+  std::vector<double> partial((f.size() + kChunk - 1) / kChunk);
+  parallel_for(partial.size(), [&](size_t c) {
+    const size_t begin = c * kChunk, end = std::min(f.size(), begin + kChunk);
+    partial[c] = Eigen::Map<const Eigen::ArrayXf>(f.data() + begin, end - begin).cast<double>().sum();
+  });
+  double sum = 0;
+  for (double p : partial) sum += p;
+  return sum + static_cast<double>(d.cells());
 }
 
 std::vector<double> lbm_velocity_profile(const LbmDomain& d, const std::vector<float>& f) {

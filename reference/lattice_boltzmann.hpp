@@ -23,7 +23,7 @@ std::vector<float> lbm_equilibrium(const LbmDomain& d, const std::vector<float>&
                                    const std::vector<float>& uz);
 
 // `steps` time steps from `f` (shifted populations, q * cells + cell).
-std::vector<float> lbm_run(const LbmDomain& d, std::vector<float> f, int steps);
+std::vector<float> lbm_run(const LbmDomain& d, const std::vector<float>& f, int steps);
 
 // Total mass sum over cells and directions of f (unshifted), in double.
 double lbm_mass(const LbmDomain& d, const std::vector<float>& f);

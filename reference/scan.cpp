@@ -27,7 +27,7 @@ std::vector<Out> chunked_exclusive_scan(const std::vector<In>& in) {
     o = running;
     running += total;
   }
-  std::vector<Out> out(n);
+  std::vector<Out> out = filled_vector<Out>(n);
   parallel_for(chunks, [&](size_t c) {
     Acc sum = offsets[c];
     for (size_t i = c * kChunk, end = std::min(n, i + kChunk); i < end; ++i) {

@@ -1,5 +1,5 @@
 // reference/fft against a direct O(n^2) DFT on small sizes: sign convention, inverse scaling,
-// batch member selection and the 2-D row/column order.
+// batch member selection and the 2-D row/column order, also with the transforms split into tasks.
 #include "reference/fft.hpp"
 
 #include <gtest/gtest.h>
@@ -74,6 +74,43 @@ TEST(FftReference, TwoDimensionalMatchesDirectDft) {
           EXPECT_NEAR(got[2 * o], s.real(), 1e-12);
           EXPECT_NEAR(got[2 * o + 1], s.imag(), 1e-12);
         }
+  }
+}
+
+TEST(FftReference, ManyTransformsSplitOverTasks) {
+  // 1-D: 2500 members of 64 points, several of the reference's tasks (1024 transforms each).
+  const size_t n = 64, members = 2500;
+  auto data = random_data(2 * n * members, 3);
+  std::vector<size_t> which(members);
+  for (size_t b = 0; b < members; ++b) which[b] = members - 1 - b;  // any order
+  const auto got = ref::fft_1d(data, n, which, false);
+  for (size_t m : {0u, 1023u, 1024u, 2499u}) {
+    std::vector<Complex> x(n);
+    for (size_t i = 0; i < n; ++i) x[i] = Complex(data[2 * (which[m] * n + i)], data[2 * (which[m] * n + i) + 1]);
+    const auto want = direct_dft(x, false);
+    for (size_t k = 0; k < n; ++k) {
+      ASSERT_NEAR(got[2 * (m * n + k)], want[k].real(), 1e-12);
+      ASSERT_NEAR(got[2 * (m * n + k) + 1], want[k].imag(), 1e-12);
+    }
+  }
+  // 2-D, 512 x 256: rows and columns in several tasks. The rows' 1-D transforms (checked above),
+  // then a few columns by the direct DFT.
+  const size_t nx = 512, ny = 256;
+  auto image = random_data(2 * nx * ny, 4);
+  std::vector<size_t> rows(ny);
+  for (size_t r = 0; r < ny; ++r) rows[r] = r;
+  for (bool inverse : {false, true}) {
+    const auto got2 = ref::fft_2d(image, nx, ny, 1, inverse);
+    const auto by_row = ref::fft_1d(image, nx, rows, inverse);
+    for (size_t c : {0u, 1u, 255u, 511u}) {
+      std::vector<Complex> x(ny);
+      for (size_t r = 0; r < ny; ++r) x[r] = Complex(by_row[2 * (r * nx + c)], by_row[2 * (r * nx + c) + 1]);
+      const auto want = direct_dft(x, inverse);
+      for (size_t r = 0; r < ny; ++r) {
+        ASSERT_NEAR(got2[2 * (r * nx + c)], want[r].real(), 1e-9) << c << "," << r;
+        ASSERT_NEAR(got2[2 * (r * nx + c) + 1], want[r].imag(), 1e-9) << c << "," << r;
+      }
+    }
   }
 }
 

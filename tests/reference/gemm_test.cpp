@@ -73,6 +73,28 @@ TEST(GemmReference, EntriesAndTheirErrorScale) {
   }
 }
 
+TEST(GemmReference, MatvecAndEntriesAcrossParallelBlocks) {
+  // 200 rows: more than three of matvec's 64-row blocks; 300 sampled entries.
+  const size_t m = 200, n = 45, k = 33;
+  std::vector<float> a = padded(m, k, 36, 3), b = padded(k, n, 48, 4);
+  const ref::MatrixRef<float> av{a.data(), m, k, 36}, bv{b.data(), k, n, 48};
+  const std::vector<double> c = triple_loop(av, bv);
+  std::vector<double> x(n);
+  for (size_t j = 0; j < n; ++j) x[j] = std::cos(0.5 + j);
+  std::vector<double> cx(m, 0.0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) cx[i] += c[i * n + j] * x[j];
+  EXPECT_LT(relative(ref::matvec(av, ref::matvec(bv, x)), cx), 1e-12);
+  const auto where = ref::sample_entries(m, n, 300, 5);
+  std::vector<double> value, scale;
+  ref::gemm_entries(av, bv, where, value, scale);
+  ASSERT_EQ(value.size(), where.size());
+  for (size_t e = 0; e < where.size(); ++e) {
+    ASSERT_NEAR(value[e], c[where[e].row * n + where[e].col], 1e-12) << e;
+    ASSERT_GE(scale[e], std::abs(value[e])) << e;
+  }
+}
+
 TEST(GemmReference, SampleCoversCornersAndEdgesDeterministically) {
   const auto s = ref::sample_entries(100, 30, 64, 7);
   ASSERT_EQ(s.size(), 4u + 64 + 8 + 8);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 #include <set>
 
 #include "reference/atomics.hpp"
@@ -36,6 +37,72 @@ TEST(BandwidthReadSums, GridWalkMatchesTheCoalescedLayoutAndTakesARaggedEnd) {
   // 5 work items: items 0 and 1 take 3 elements, the others 2. Element e holds 4e + 3.
   const std::vector<double> ragged = {3 + 23 + 43, 7 + 27 + 47, 11 + 31, 15 + 35, 19 + 39};
   EXPECT_EQ(ref::bandwidth_read_sums_grid(in, 2, 5), ragged);
+}
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+// Work item gid's loads, one at a time: element(gid, i) for i < items, each lane summed over i,
+// then the lanes, in double.
+template <typename Element>
+std::vector<double> read_sums_one_by_one(const std::vector<float>& in, size_t width, size_t items,
+                                         size_t work_items, const Element& element) {
+  std::vector<double> sums(work_items);
+  for (size_t gid = 0; gid < work_items; ++gid) {
+    std::vector<double> lanes(width, 0.0);
+    for (size_t i = 0; i < items; ++i)
+      for (size_t k = 0; k < width; ++k) lanes[k] += in[element(gid, i) * width + k];
+    for (size_t k = 0; k < width; ++k) sums[gid] += lanes[k];
+  }
+  return sums;
+}
+
+TEST(BandwidthReadSums, EveryLayoutMatchesItsIndexingAcrossBlocksOfWorkItems) {
+  // 4480 work items: more than two of the reference's blocks of 2048, the last one ragged.
+  const size_t items = 3, group = 64, n = 70 * group;
+  for (size_t width : {1u, 2u, 4u, 16u}) {
+    const auto in = random_floats(width * items * n, 11 + static_cast<unsigned>(width));
+    EXPECT_EQ(ref::bandwidth_read_sums(in, {width, items, n, false}),
+              read_sums_one_by_one(in, width, items, n, [&](size_t gid, size_t i) { return i * n + gid; }))
+        << "coalesced, width " << width;
+    EXPECT_EQ(ref::bandwidth_read_sums(in, {width, items, n, true}),
+              read_sums_one_by_one(in, width, items, n, [&](size_t gid, size_t i) { return gid * items + i; }))
+        << "strided, width " << width;
+    EXPECT_EQ(ref::bandwidth_read_sums(in, {width, items, n, false, group}),
+              read_sums_one_by_one(in, width, items, n,
+                                   [&](size_t gid, size_t i) { return gid / group * group * items + i * group + gid % group; }))
+        << "blocked, width " << width;
+    // The grid walk: 3001 work items over 13440 elements, so the last pass is ragged.
+    std::vector<double> grid(3001, 0.0);
+    for (size_t e = 0; e < n * items; ++e) {
+      double lanes = 0;
+      for (size_t k = 0; k < width; ++k) lanes += in[e * width + k];
+      grid[e % grid.size()] += lanes;
+    }
+    EXPECT_EQ(ref::bandwidth_read_sums_grid(in, width, grid.size()), grid) << "grid, width " << width;
+  }
+}
+
+TEST(BandwidthWriteAndTriad, MatchTheirFormulasElementByElement) {
+  const size_t floats = (size_t(1) << 20) * 3 + 5;  // several blocks, the last element partial
+  for (size_t width : {1u, 4u, 16u}) {
+    const auto out = ref::bandwidth_write_pattern(floats, width);
+    ASSERT_EQ(out.size(), floats);
+    auto want = [&](size_t f) {
+      const float scrambled = static_cast<float>((static_cast<uint32_t>(f / width) * 2654435761u) >> 8) * 0x1p-24f;
+      return scrambled + static_cast<float>(f % width);
+    };
+    for (size_t f = 0; f < floats; f += 997) ASSERT_EQ(out[f], want(f)) << f;
+    for (size_t f = floats - 20; f < floats; ++f) ASSERT_EQ(out[f], want(f)) << f;
+  }
+  const auto b = random_floats(floats, 3), c = random_floats(floats, 4);
+  const auto a = ref::stream_triad(b, c, 0.4f);
+  for (size_t i = 0; i < floats; ++i) ASSERT_EQ(a[i], b[i] + 0.4f * c[i]) << i;
 }
 
 TEST(SattoloCycle, DependsOnSeed) { EXPECT_NE(ref::sattolo_cycle(64, 1), ref::sattolo_cycle(64, 2)); }

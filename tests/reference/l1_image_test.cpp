@@ -1,5 +1,6 @@
 // The L1 image references (issue 5) against brute force on small inputs: box-filter window sums
-// with clamp-to-edge (radius past the image too), integral images, scans, histogram, transpose.
+// with clamp-to-edge (radius past the image too), integral images, scans, reductions, histogram,
+// transpose, each also across the parallel blocks it is split into; and filled_vector.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "reference/box_filter.hpp"
 #include "reference/histogram.hpp"
 #include "reference/integral_image.hpp"
+#include "reference/parallel.hpp"
 #include "reference/reduction.hpp"
 #include "reference/scan.hpp"
 #include "reference/transpose.hpp"
@@ -79,6 +81,24 @@ TEST(IntegralImageReference, MatchesBruteForce) {
     }
 }
 
+TEST(IntegralImageReference, MatchesTheRecurrenceAcrossColumnBlocks) {
+  // Wider than the column pass's blocks (1024 columns), with a ragged last block.
+  const size_t w = 2100, h = 7;
+  const auto in = random_bytes(w * h, 6);
+  const auto sum = ref::integral_image(in, w, h);
+  const auto sq = ref::squared_integral_image(in, w, h);
+  std::vector<uint64_t> s((w + 1) * (h + 1), 0), s2((w + 1) * (h + 1), 0);  // with a zero border
+  for (size_t y = 1; y <= h; ++y)
+    for (size_t x = 1; x <= w; ++x) {
+      const uint64_t v = in[(y - 1) * w + x - 1];
+      const size_t i = y * (w + 1) + x;
+      s[i] = v + s[i - 1] + s[i - w - 1] - s[i - w - 2];
+      s2[i] = v * v + s2[i - 1] + s2[i - w - 1] - s2[i - w - 2];
+      ASSERT_EQ(sum[(y - 1) * w + x - 1], static_cast<uint32_t>(s[i])) << x << "," << y;
+      ASSERT_EQ(sq[(y - 1) * w + x - 1], s2[i]) << x << "," << y;
+    }
+}
+
 TEST(IntegralImageReference, SumWrapsModulo2To32) {
   const size_t w = 4200, h = 4200;  // 4200^2 * 255 > 2^32
   std::vector<uint8_t> in(w * h, 255);
@@ -120,6 +140,58 @@ TEST(ReductionReference, SumMinMax) {
   EXPECT_EQ(ref::reduce_sum(ints), 3999999998);
   EXPECT_EQ(ref::reduce_min(ints), -7);
   EXPECT_EQ(ref::reduce_max(std::vector<float>{0.5f, -2.0f, 1.5f}), 1.5f);
+}
+
+TEST(ReductionReference, ManyChunksMatchASequentialPass) {
+  // More than three of the reference's chunks (2^20 elements), with a ragged last one.
+  const size_t n = (size_t(3) << 20) + 777;
+  const auto bytes = random_bytes(n, 10);
+  std::vector<int32_t> ints(n);
+  std::vector<float> floats(n);
+  for (size_t i = 0; i < n; ++i) {
+    ints[i] = static_cast<int32_t>(bytes[i]) * 9000000 - 1000000000;  // the int32 sum would overflow
+    floats[i] = bytes[i] / 256.0f - 0.375f;  // multiples of 2^-8: every sum exact in double
+  }
+  ints[n - 3] = INT32_MIN;
+  floats[5] = 7.5f;
+  int64_t sum = 0;
+  double sum_f = 0;
+  for (size_t i = 0; i < n; ++i) sum += ints[i], sum_f += floats[i];
+  EXPECT_EQ(ref::reduce_sum(ints), sum);
+  EXPECT_EQ(ref::reduce_sum(floats), sum_f);
+  EXPECT_EQ(ref::reduce_min(ints), INT32_MIN);
+  EXPECT_EQ(ref::reduce_max(ints), *std::max_element(ints.begin(), ints.end()));
+  EXPECT_EQ(ref::reduce_min(floats), *std::min_element(floats.begin(), floats.end()));
+  EXPECT_EQ(ref::reduce_max(floats), 7.5f);
+}
+
+TEST(HistogramReference, CountsAcrossChunks) {
+  // More than two of the reference's chunks (2^22 pixels), with a ragged last one.
+  const size_t n = (size_t(2) << 22) + 999;
+  auto pixels = random_bytes(n, 11);
+  std::fill(pixels.begin() + 1000, pixels.begin() + 300000, uint8_t(42));  // a flat run
+  std::vector<uint32_t> want(256, 0);
+  for (uint8_t p : pixels) ++want[p];
+  EXPECT_EQ(ref::histogram256(pixels), want);
+}
+
+TEST(TransposeReference, MatchesIndexingWithRaggedBands) {
+  // 150 rows: two of the reference's 64-row bands and a ragged third.
+  const size_t w = 301, h = 150;
+  std::vector<float> in(w * h);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f - 7.0f;
+  const auto out = ref::transpose(in, w, h);
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) ASSERT_EQ(out[x * h + y], in[y * w + x]) << x << "," << y;
+}
+
+TEST(FilledVector, HoldsTheValueEverywhere) {
+  const size_t n = (size_t(5) << 20) + 3;  // several of its 16 MiB chunks of pages, and a ragged end
+  const auto v = ref::filled_vector<uint32_t>(n, 0xA5A5A5A5u);
+  ASSERT_EQ(v.size(), n);
+  EXPECT_EQ(std::count(v.begin(), v.end(), 0xA5A5A5A5u), static_cast<long>(n));
+  EXPECT_TRUE(ref::filled_vector<double>(0).empty());
 }
 
 TEST(HistogramAndTransposeReference, Basics) {
