@@ -45,7 +45,15 @@ void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill);
 
 template <typename T>
 std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double hi = 1.0) {
-  std::vector<T> v(n);
+  // The cores fault the pages in first: a vector's own zero fill runs on one core, and on fresh
+  // memory most of its time is page faults (seconds for the gigabyte inputs of size 3).
+  std::vector<T> v;
+  v.reserve(n);
+  auto* raw = reinterpret_cast<volatile unsigned char*>(v.data());
+  parallel_for(n, [&](size_t begin, size_t end) {
+    for (size_t b = begin * sizeof(T); b < end * sizeof(T); b += 4096) raw[b] = 0;
+  });
+  v.resize(n);
   const uint64_t key = splitmix64(seed * 0x2545f4914f6cdd1dull + 1);
   parallel_for(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {

@@ -2,11 +2,13 @@
 // the problems of each size class, the operands on the device, and the verification of C.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gpu_bench.hpp"
+#include "reference/gemm.hpp"
 
 namespace gemm {
 
@@ -53,6 +55,14 @@ struct Fixture {
   std::vector<T> a, b;  // host copies, padded rows as on the device
   cl::Buffer da, db, dc;
   std::map<std::string, Run> runs;  // by variant and work group
+  // What the checks compare against depends only on A and B: made by the first check, then
+  // shared by every variant and work group of the problem.
+  struct Expected {
+    std::vector<double> x, a_b_x;           // Freivalds: random x, and A (B x)
+    std::vector<ref::Entry> where;          // sampled entries of C
+    std::vector<double> want, scale;
+  };
+  mutable std::shared_ptr<const Expected> expected;
   size_t c_bytes() const { return s.m * ldc * sizeof(T); }
 };
 
