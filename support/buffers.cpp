@@ -2,6 +2,7 @@
 #include "buffers.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 namespace gb {
@@ -27,6 +28,22 @@ void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill) {
   std::vector<std::thread> pool;
   for (size_t t = 0; t < threads; ++t)
     pool.emplace_back(fill, n * t / threads, n * (t + 1) / threads);
+  for (auto& th : pool) th.join();
+}
+
+void parallel_blocks(size_t blocks, const std::function<void(size_t)>& body) {
+  const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), blocks);
+  if (threads <= 1) {
+    for (size_t b = 0; b < blocks; ++b) body(b);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t b = next++; b < blocks; b = next++) body(b);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
   for (auto& th : pool) th.join();
 }
 

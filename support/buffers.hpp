@@ -21,8 +21,11 @@ cl::Buffer upload(const std::vector<T>& host, cl_mem_flags flags = CL_MEM_READ_W
 }
 
 template <typename T>
+std::vector<T> fresh_vector(size_t n);
+
+template <typename T>
 std::vector<T> download(const cl::Buffer& b, size_t count, size_t offset_elements = 0) {
-  std::vector<T> host(count);
+  std::vector<T> host = fresh_vector<T>(count);
   GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T),
                                             count * sizeof(T), host.data()));
   return host;
@@ -42,11 +45,14 @@ inline uint64_t splitmix64(uint64_t x) {
 
 // Calls fill(begin, end) over [0, n) on several threads.
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill);
+// Calls body(b) once for every block b in [0, blocks), on every core; results kept per block and
+// combined in block order do not depend on the number of cores.
+void parallel_blocks(size_t blocks, const std::function<void(size_t)>& body);
 
+// A vector of n value-initialised elements whose pages every core faults in first: a vector's
+// own fill runs on one core, and on fresh memory most of its time is page faults.
 template <typename T>
-std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double hi = 1.0) {
-  // The cores fault the pages in first: a vector's own zero fill runs on one core, and on fresh
-  // memory most of its time is page faults (seconds for the gigabyte inputs of size 3).
+std::vector<T> fresh_vector(size_t n) {
   std::vector<T> v;
   v.reserve(n);
   auto* raw = reinterpret_cast<volatile unsigned char*>(v.data());
@@ -54,6 +60,12 @@ std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double h
     for (size_t b = begin * sizeof(T); b < end * sizeof(T); b += 4096) raw[b] = 0;
   });
   v.resize(n);
+  return v;
+}
+
+template <typename T>
+std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double hi = 1.0) {
+  std::vector<T> v = fresh_vector<T>(n);
   const uint64_t key = splitmix64(seed * 0x2545f4914f6cdd1dull + 1);
   parallel_for(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {

@@ -30,9 +30,14 @@ SampleStats summarize(std::vector<double> samples) {
 bool StopRule::done(const SampleStats& s, double spent) const {
   if (static_cast<int>(s.n) >= max_samples) return true;
   if (fixed_time > 0) return spent >= fixed_time && s.n >= 1;
-  // The time limit wins over --min_samples, but three samples are needed to estimate the noise.
-  if (spent >= max_time && s.n >= 3) return true;
-  return static_cast<int>(s.n) >= min_samples && converged(s);
+  // The time limit wins over --min_samples, but three samples are needed to estimate the noise,
+  // unless units are so long that three would take more than twice the limit.
+  if (spent >= max_time && (s.n >= 3 || spent >= 2 * max_time)) return true;
+  if (static_cast<int>(s.n) < min_samples) return false;
+  if (converged(s)) return true;
+  // The noise is a spread, which more samples estimate better but do not shrink: once three times
+  // --min_samples put it above twice the target, the rest of the time limit would not meet it.
+  return static_cast<int>(s.n) >= 3 * min_samples && s.noise > 2 * max_noise;
 }
 
 }  // namespace gb

@@ -26,7 +26,9 @@ struct StopRule {
   double fixed_time = 0;     // > 0: an explicit --benchmark_min_time, sample until this long instead
   int max_samples = 1 << 20;
 
-  // Whether sampling is finished after `spent` seconds with these statistics.
+  // Whether sampling is finished after `spent` seconds with these statistics: the noise target
+  // met with --min_samples; or the time limit (with 3 samples, or 1 when one sample takes more
+  // than half the limit); or the noise still above twice the target after 3x --min_samples.
   bool done(const SampleStats& s, double spent) const;
   // Whether the estimate met the noise target (the flag when it did not).
   bool converged(const SampleStats& s) const { return s.noise <= max_noise; }

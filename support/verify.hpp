@@ -4,10 +4,13 @@
 #pragma once
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "buffers.hpp"
 
 namespace gb {
 
@@ -18,15 +21,34 @@ struct Check {
   bool passed() const { return error <= margin; }  // false for NaN
 };
 
+// Blocks of elements that verification sums separately and combines in order, on every core.
+constexpr size_t kVerifyBlock = size_t(1) << 18;
+
 // ||got - want|| / ||want||, in double. Any non-finite value in `got` gives +inf.
 template <typename G, typename W>
 double relative_l2(const G* got, const W* want, size_t n) {
+  const size_t blocks = (n + kVerifyBlock - 1) / kVerifyBlock;
+  std::vector<double> diffs(blocks), norms(blocks);
+  std::vector<char> finite(blocks, 1);
+  parallel_blocks(blocks, [&](size_t blk) {
+    double diff = 0, norm = 0;
+    for (size_t i = blk * kVerifyBlock, end = std::min(n, i + kVerifyBlock); i < end; ++i) {
+      const double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
+      if (!std::isfinite(g)) {
+        finite[blk] = 0;
+        return;
+      }
+      diff += (g - w) * (g - w);
+      norm += w * w;
+    }
+    diffs[blk] = diff;
+    norms[blk] = norm;
+  });
   double diff = 0, norm = 0;
-  for (size_t i = 0; i < n; ++i) {
-    double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
-    if (!std::isfinite(g)) return INFINITY;
-    diff += (g - w) * (g - w);
-    norm += w * w;
+  for (size_t blk = 0; blk < blocks; ++blk) {
+    if (!finite[blk]) return INFINITY;
+    diff += diffs[blk];
+    norm += norms[blk];
   }
   if (norm == 0) return diff == 0 ? 0 : INFINITY;
   return std::sqrt(diff / norm);
@@ -45,9 +67,15 @@ Check check_relative(const std::vector<G>& got, const std::vector<W>& want, doub
 template <typename T>
 Check check_exact(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
   if (got.size() != want.size()) return {INFINITY, 0, what + " (size mismatch)"};
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size(); ++i) bad += !(got[i] == want[i]);
-  return {got.empty() ? 0.0 : static_cast<double>(bad) / got.size(), 0, what};
+  const size_t blocks = (got.size() + kVerifyBlock - 1) / kVerifyBlock;
+  std::vector<size_t> bad(blocks);
+  parallel_blocks(blocks, [&](size_t blk) {
+    for (size_t i = blk * kVerifyBlock, end = std::min(got.size(), i + kVerifyBlock); i < end; ++i)
+      bad[blk] += !(got[i] == want[i]);
+  });
+  size_t total = 0;
+  for (size_t b : bad) total += b;
+  return {got.empty() ? 0.0 : static_cast<double>(total) / got.size(), 0, what};
 }
 
 // Combines checks of several outputs: the worst ratio of error to margin decides.

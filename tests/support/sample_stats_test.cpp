@@ -55,9 +55,26 @@ TEST(StopRule, StopsOnceMinSamplesAndNoiseAreMet) {
 TEST(StopRule, TimeLimitWinsButNeedsThreeSamples) {
   gb::StopRule rule;
   rule.max_time = 0.5;
-  EXPECT_FALSE(rule.done(gb::summarize({1, 2}), 5.0));
+  EXPECT_FALSE(rule.done(gb::summarize({1, 2}), 0.9));
   EXPECT_TRUE(rule.done(gb::summarize({1, 2, 3}), 0.5));
   EXPECT_FALSE(rule.done(gb::summarize({1, 2, 3}), 0.4));
+  // Units longer than half the limit: one sample is all the limit allows.
+  EXPECT_TRUE(rule.done(gb::summarize({6.0}), 6.0));
+}
+
+TEST(StopRule, GivesUpOnANoiseFarAboveTheTarget) {
+  gb::StopRule rule;
+  rule.min_samples = 4;
+  rule.max_noise = 0.01;
+  std::vector<double> wide, near;
+  for (int i = 0; i < 12; ++i) {
+    wide.push_back(1.0 + 0.05 * (i % 4));    // relative IQR far above 2%
+    near.push_back(1.0 + 0.008 * (i % 4));   // 1.2%: above the target, within twice it
+  }
+  EXPECT_FALSE(rule.done(gb::summarize(std::vector<double>(wide.begin(), wide.begin() + 11)), 0.01));
+  EXPECT_TRUE(rule.done(gb::summarize(wide), 0.01));
+  EXPECT_FALSE(rule.converged(gb::summarize(wide)));
+  EXPECT_FALSE(rule.done(gb::summarize(near), 0.01));
 }
 
 TEST(StopRule, ExplicitMinTimeIgnoresNoise) {
