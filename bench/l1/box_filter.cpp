@@ -5,6 +5,7 @@
 // wide with vector loads and stores (strip_vec, radius 1 and 3). Bytes per unit: 8 per pixel
 // (4 read, 4 written: the compulsory traffic; two-pass variants also move their intermediate).
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <tuple>
 
@@ -19,6 +20,13 @@ enum class Variant { naive, separable, fused, sliding, strip, strip_vec };
 const char* variant_name(Variant v) {
   static const char* names[] = {"naive", "separable", "fused", "sliding", "strip", "strip_vec"};
   return names[static_cast<int>(v)];
+}
+
+// "strip_vec" -> "STRIP_VEC": the kernel file's -DONLY_<VARIANT> selector.
+std::string upper(const char* name) {
+  std::string s = name;
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 constexpr int kRadii[] = {1, 3, 7, 15, 31};
@@ -94,7 +102,7 @@ int strip_vec_ahead(const Params& p) {
 
 // Strip_vec's build options: its knobs, and VEC_ALIGNED when every row starts on a vector boundary.
 std::string strip_vec_options(const Params& p, size_t width) {
-  return "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DCOLS=" + std::to_string(p.cols) +
+  return "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DONLY_STRIP_VEC -DCOLS=" + std::to_string(p.cols) +
          " -DROWS=" + std::to_string(p.rows) + " -DAHEAD=" + std::to_string(strip_vec_ahead(p)) +
          (width % p.cols == 0 ? " -DVEC_ALIGNED" : "");
 }
@@ -150,7 +158,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const size_t w = pb.size.width, h = pb.size.height, pixels = w * h;
   fx->in = pb.in;
   fx->out = gb::make_buffer(pixels * p.pixel_bytes());
-  std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "");
+  std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DONLY_" + upper(variant_name(p.variant));
   const std::string file = "l1/box_filter.cl";
   switch (p.variant) {
     case Variant::naive:

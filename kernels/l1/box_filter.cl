@@ -36,13 +36,31 @@
 #define CLAMP_X(x) clamp((int)(x), 0, (int)width - 1)
 #define CLAMP_Y(y) clamp((int)(y), 0, (int)height - 1)
 
+// A build compiles one variant's kernels when the host names it (-DONLY_NAIVE ...): at large
+// radii the unrolled taps of the others cost the compiler tens of seconds per build. Without one,
+// every variant.
+#if !defined(ONLY_NAIVE) && !defined(ONLY_SEPARABLE) && !defined(ONLY_FUSED) && !defined(ONLY_SLIDING) && \
+    !defined(ONLY_STRIP) && !defined(ONLY_STRIP_VEC)
+#define ONLY_NAIVE
+#define ONLY_SEPARABLE
+#define ONLY_FUSED
+#define ONLY_SLIDING
+#define ONLY_STRIP
+#define ONLY_STRIP_VEC
+#endif
+
+#ifdef ONLY_NAIVE
 // ---- naive ------------------------------------------------------------------------------------
 __kernel void box_filter_naive(__global const PIXEL* in, __global PIXEL* out, const uint width,
                                const uint height) {
   const int x = get_global_id(0), y = get_global_id(1);
   if (x >= (int)width || y >= (int)height) return;
   SUM s = ZERO;
+#if DIAMETER <= 7
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
   for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
     __global const PIXEL* row = in + (size_t)CLAMP_Y(y + dy) * width;
 #pragma unroll
@@ -51,6 +69,9 @@ __kernel void box_filter_naive(__global const PIXEL* in, __global PIXEL* out, co
   out[(size_t)y * width + x] = FINISH(s);
 }
 
+#endif  // ONLY_NAIVE
+
+#ifdef ONLY_SEPARABLE
 // ---- separable: horizontal sums into tmp, then vertical sums of tmp ---------------------------
 __kernel void box_filter_rows(__global const PIXEL* in, __global TEMP* tmp, const uint width,
                               const uint height) {
@@ -73,6 +94,9 @@ __kernel void box_filter_cols(__global const TEMP* tmp, __global PIXEL* out, con
   out[(size_t)y * width + x] = FINISH(s);
 }
 
+#endif  // ONLY_SEPARABLE
+
+#ifdef ONLY_FUSED
 // ---- fused: a tile with its halo in local memory, horizontal sums in local memory, then the
 // vertical sums. The work group is LX x LY; each work item writes ROWS outputs down a column.
 #ifndef LX
@@ -121,6 +145,9 @@ void box_filter_fused(__global const PIXEL* in, __global PIXEL* out, const uint 
   }
 }
 
+#endif  // ONLY_FUSED
+
+#ifdef ONLY_SLIDING
 // ---- sliding window: running sums ------------------------------------------------------------
 // _slide_cols: work item (x, s) walks rows [s * SEG, (s + 1) * SEG) of column x, keeping the
 // vertical window's sum: add the row entering, subtract the row leaving.
@@ -174,6 +201,9 @@ void box_filter_slide_rows(__global const TEMP* tmp, __global PIXEL* out, const 
   for (int i = lid; i < SEGW && x0 + i < (int)width; i += WGS) dst[x0 + i] = result[PADDED(i)];
 }
 
+#endif  // ONLY_SLIDING
+
+#ifdef ONLY_STRIP
 // ---- strip: register window down a column ------------------------------------------------------
 // Work item (x, s) writes the ROWS outputs (x, s * ROWS .. s * ROWS + ROWS - 1). It reads the
 // ROWS + 2 RADIUS input rows of its window once each, keeps their horizontal sums in registers
@@ -209,6 +239,9 @@ __kernel void box_filter_strip(__global const PIXEL* restrict in, __global PIXEL
   }
 }
 
+#endif  // ONLY_STRIP
+
+#ifdef ONLY_STRIP_VEC
 // ---- strip_vec: COLS adjacent columns x ROWS rows per work item, vector loads and stores -------
 // Work item (i, s) writes the outputs x0 .. x0 + COLS - 1 (x0 = i * COLS) of rows s * ROWS ..
 // s * ROWS + ROWS - 1. Per input row it loads the COLS pixels as one vector (a warp's neighbouring
@@ -387,3 +420,4 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
   else
     strip_vec_body(in, out, (int)width, (int)height, xv, y0, false);
 }
+#endif  // ONLY_STRIP_VEC
