@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 
 #include "interrupt.hpp"
 #include "options.hpp"
@@ -22,8 +23,11 @@ namespace gb {
 Measurement Measurement::device(Unit unit) {
   Measurement m;
   m.device_clock_ = true;
-  m.timer_ = [unit = std::move(unit)](int units) {
-    BatchTime t = run_batch(unit, units);
+  // The lead of each batch is the previous batch's enqueue time per unit, times this batch's units.
+  auto enqueue_per_unit = std::make_shared<double>(0);
+  m.timer_ = [unit = std::move(unit), enqueue_per_unit](int units) {
+    const BatchTime t = run_batch(unit, units, *enqueue_per_unit * units);
+    *enqueue_per_unit = t.enqueue_seconds / units;
     return Sample{t.device_seconds, t.host_seconds};
   };
   return m;

@@ -40,11 +40,14 @@ using Unit = std::function<void(Batch&)>;
 
 struct BatchTime {
   double device_seconds;
-  double host_seconds;  // release of the queued batch to the return of finish()
+  double host_seconds;     // release of the queued batch to the return of finish()
+  double enqueue_seconds;  // the host's enqueue calls for the batch
 };
 
 // Enqueues `units` units, finishes once, and reads the two timers.
-BatchTime run_batch(const Unit& unit, int units);
+// `lead_seconds` of device work (support's batch_lead kernel, not timed) run first, while the
+// runtime pushes the units queued behind it: about the previous batch's enqueue time.
+BatchTime run_batch(const Unit& unit, int units, double lead_seconds = 0);
 
 // The shortest sample: --min_sample_ms, and at least 1000x the device timer's resolution.
 double min_sample_seconds();
