@@ -89,7 +89,8 @@ static int parse_positive_index(const std::string& text, const std::string& flag
   if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); }))
     throw std::invalid_argument(flag + ": expected a device number counted from 1, got '" + text +
                                 "'");
-  int n = std::stoi(text);
+  if (text.size() > 6) throw std::invalid_argument(flag + ": no device numbered " + text);
+  const int n = std::stoi(text);
   if (n < 1) throw std::invalid_argument(flag + ": device numbers count from 1");
   return n;
 }
@@ -97,6 +98,8 @@ static int parse_positive_index(const std::string& text, const std::string& flag
 DeviceSpec parse_device_spec(const std::string& device_flag, const std::string& index_flag) {
   DeviceSpec spec;
   std::string d = lower(trim(device_flag));
+  if (d.empty() && !device_flag.empty())
+    throw std::invalid_argument("--device: expected a name substring, cpu, gpu or a number, got '" + device_flag + "'");
   bool numeric = !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(c); });
   if (numeric)
     spec.index = parse_positive_index(d, "--device");

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <exception>
@@ -28,6 +29,7 @@
 namespace benchmark {
 extern double FLAGS_benchmark_min_time;
 extern bool FLAGS_benchmark_list_tests;
+extern int32_t FLAGS_benchmark_repetitions;
 }  // namespace benchmark
 
 namespace {
@@ -87,6 +89,15 @@ int run(int argc, char** argv) {
   // take that first iteration as final. An explicit --benchmark_min_time was taken by parse_cli.
   benchmark::FLAGS_benchmark_min_time = 1e-15;
   const bool listing = benchmark::FLAGS_benchmark_list_tests;
+  if (benchmark::FLAGS_benchmark_repetitions < 1) {
+    std::fprintf(stderr, "gpu_bench: error: --benchmark_repetitions: expected at least 1, got %d\n",
+                 static_cast<int>(benchmark::FLAGS_benchmark_repetitions));
+    return gb::kExitUsage;
+  }
+  if (auto why = gb::filter_error(benchmark::GetBenchmarkFilter()); !why.empty()) {
+    std::fprintf(stderr, "gpu_bench: error: --benchmark_filter=%s: %s\n", benchmark::GetBenchmarkFilter().c_str(), why.c_str());
+    return gb::kExitUsage;
+  }
 
   auto entries = gb::enumerate_devices();
   auto infos = infos_of(entries);

@@ -14,8 +14,8 @@
 
 namespace gb {
 
-static std::vector<CaseRegistrar>& registrars() {
-  static std::vector<CaseRegistrar> list;
+static std::vector<std::pair<CaseRegistrar, const char*>>& registrars() {
+  static std::vector<std::pair<CaseRegistrar, const char*>> list;
   return list;
 }
 
@@ -46,7 +46,7 @@ int selected_benchmark_count() {
   return n;
 }
 
-CaseRegistration::CaseRegistration(CaseRegistrar fn) { registrars().push_back(fn); }
+CaseRegistration::CaseRegistration(CaseRegistrar fn, const char* name) { registrars().emplace_back(fn, name); }
 
 static std::vector<std::pair<std::string, Body>>& pending() {
   static std::vector<std::pair<std::string, Body>> list;
@@ -72,7 +72,13 @@ bool in_default_set(const std::string& name) {
 }
 
 size_t register_all_cases(bool whole_sweeps) {
-  for (auto fn : registrars()) fn();
+  for (const auto& [fn, name] : registrars()) {
+    try {
+      fn();
+    } catch (const std::exception& e) {
+      note_failure(name, std::string("registration failed: ") + e.what());
+    }
+  }
   std::map<std::string, bool> sweep_has_default;  // sweep (name without its wg:) -> a shape kept
   for (const auto& [name, body] : pending()) {
     const auto sweep = split_work_group(name).first;
@@ -135,6 +141,17 @@ bool selected_by_filter(const std::string& name) {
   }
   const bool found = std::regex_search(name + "/manual_time", compiled);
   return found != negate;
+}
+
+std::string filter_error(const std::string& filter) {
+  std::string pattern = filter;
+  if (!pattern.empty() && pattern[0] == '-') pattern.erase(0, 1);
+  try {
+    std::regex check(pattern, std::regex::extended);
+  } catch (const std::regex_error& e) {
+    return std::string("not a valid regular expression (") + e.what() + ")";
+  }
+  return "";
 }
 
 void skip_variant(const std::string& name, const std::string& reason) {

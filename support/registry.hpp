@@ -33,6 +33,8 @@ int selected_benchmark_count();
 // Whether --benchmark_filter selects `name` (as Google Benchmark matches it, with /manual_time,
 // and a leading '-' negating): the progress count and the skips worth a console line.
 bool selected_by_filter(const std::string& name);
+// Why a --benchmark_filter is not a valid regular expression (empty if it is).
+std::string filter_error(const std::string& filter);
 
 // A variant this device cannot run: not registered, listed on stderr and in the JSON context.
 void skip_variant(const std::string& name, const std::string& reason);
@@ -54,14 +56,16 @@ std::string bench_name(const std::string& base,
 
 using CaseRegistrar = void (*)();
 struct CaseRegistration {
-  explicit CaseRegistration(CaseRegistrar fn);
+  CaseRegistration(CaseRegistrar fn, const char* name);
 };
 // Calls every case's registrar, then registers with Google Benchmark every benchmark
-// (whole_sweeps) or the default set; returns how many sweep shapes were left out.
+// (whole_sweeps) or the default set; returns how many sweep shapes were left out. A registrar
+// that throws is a named failure of that case (counted like a failed benchmark: exit 1); the
+// other cases still run.
 size_t register_all_cases(bool whole_sweeps);
 
 }  // namespace gb
 
 #define GB_CASE_CONCAT2(a, b) a##b
 #define GB_CASE_CONCAT(a, b) GB_CASE_CONCAT2(a, b)
-#define GB_CASE(fn) static const ::gb::CaseRegistration GB_CASE_CONCAT(gb_case_, __LINE__)(fn)
+#define GB_CASE(fn) static const ::gb::CaseRegistration GB_CASE_CONCAT(gb_case_, __LINE__)(fn, #fn)

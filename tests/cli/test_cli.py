@@ -56,6 +56,17 @@ class UsageErrors(unittest.TestCase):
     def test_unknown_flag(self):
         self.assertEqual(run("--no_such_flag=1").returncode, 2)
 
+    def test_bad_inputs_are_usage_errors_with_one_line(self):
+        require_device()
+        for args in (["--benchmark_filter=("], ["--benchmark_repetitions=-3"], ["--benchmark_repetitions=0"],
+                     ["--device=99999999999999"], ["--device= "], ["--benchmark_out_format=xml"],
+                     ["--benchmark_out=/no/such/folder/x.json"], ["--max_noise=0"], ["--min_samples=1.5"]):
+            p = run(*args, "--size=1", "--warmup_s=0")
+            self.assertEqual(p.returncode, 2, (args, p.stderr))
+            self.assertTrue(p.stderr.startswith("gpu_bench: error: "), (args, p.stderr))
+            self.assertNotIn("stoi", p.stderr)
+            self.assertNotIn("vector::", p.stderr)
+
     def test_help_lists_own_flags(self):
         p = run("--help")
         self.assertIn("--device=SPEC", p.stdout)
