@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -110,6 +111,49 @@ int calibrate(const Timer& timer, double target, int max_batch) {
   return units;
 }
 
+// The samples of one run: per-unit times until the stopping rule says done.
+struct Sampled {
+  SampleStats stats;
+  double reported_seconds = 0, host_seconds = 0, wall_seconds = 0;
+};
+
+Sampled sample(const Timer& timer, int batch, const StopRule& rule) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto wall = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
+  Sampled out;
+  std::vector<double> per_unit;
+  for (size_t next_check = 1;;) {
+    if (stop_requested()) throw Interrupted();
+    const Sample s = timer(batch);
+    per_unit.push_back(std::max(s.seconds, 1e-12) / batch);
+    out.reported_seconds += s.seconds;
+    out.host_seconds += s.host_seconds;
+    // Time spent sampling is wall time (host overheads included), so that the limit holds for
+    // host-side cases too; an explicit --benchmark_min_time counts the reported clock, as Google
+    // Benchmark counts manual time.
+    const double spent = rule.fixed_time > 0 ? out.reported_seconds : wall();
+    if (per_unit.size() < next_check && spent < rule.max_time) continue;
+    // Sorting every sample would be quadratic for microsecond units: re-evaluate after every
+    // sample at first, then after every 1/32 more.
+    next_check = per_unit.size() + std::max<size_t>(1, per_unit.size() / 32);
+    out.stats = summarize(per_unit);
+    if (rule.done(out.stats, spent)) break;
+  }
+  out.wall_seconds = wall();
+  return out;
+}
+
+// A line on stderr that keeps the progress line intact.
+__attribute__((format(printf, 1, 2))) void warn(const char* format, ...) {
+  char line[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  progress().note(line);
+}
+
 }  // namespace
 
 void reset_measurements() { records().clear(); }
@@ -118,10 +162,11 @@ Result measure(benchmark::State& state, const Measurement& m) {
   const std::string& name = current_benchmark_name();
   Record& record = records()[name];
   const StopRule& rule = options().stop;
-
   using clock = std::chrono::steady_clock;
   auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
-  const double setup_seconds = std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
+  const double setup_seconds =
+      std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
+
   const auto calibration_start = clock::now();
   if (!record.poisoned) {
     for (const auto& fill : m.poison_) fill();
@@ -131,40 +176,18 @@ Result measure(benchmark::State& state, const Measurement& m) {
   const int batch = record.batch;
   const double calibration_seconds = seconds_since(calibration_start);
 
-  std::vector<double> per_unit;
-  SampleStats stats;
-  double reported_total = 0, host_total = 0;
-  const auto sampling_start = clock::now();
-  for (auto _ : state) {
-    for (size_t next_check = 1;;) {
-      if (stop_requested()) throw Interrupted();
-      const Sample s = m.timer_(batch);
-      per_unit.push_back(std::max(s.seconds, 1e-12) / batch);
-      reported_total += s.seconds;
-      host_total += s.host_seconds;
-      // Time spent sampling is wall time (host overheads included), so that the limit holds for
-      // host-side cases too; an explicit --benchmark_min_time counts the reported clock, as
-      // Google Benchmark counts manual time.
-      const double spent = rule.fixed_time > 0 ? reported_total : seconds_since(sampling_start);
-      if (per_unit.size() < next_check && spent < rule.max_time) continue;
-      // Sorting every sample would be quadratic for microsecond units: re-evaluate after every
-      // sample at first, then after every 1/32 more.
-      next_check = per_unit.size() + std::max<size_t>(1, per_unit.size() / 32);
-      stats = summarize(per_unit);
-      if (rule.done(stats, spent)) break;
-    }
-    state.SetIterationTime(stats.median);
+  Sampled run;
+  for (auto _ : state) {  // one Google Benchmark iteration holds every sample
+    run = sample(m.timer_, batch, rule);
+    state.SetIterationTime(run.stats.median);
   }
-  const double sampling_seconds = seconds_since(sampling_start);
+  const SampleStats& stats = run.stats;
 
   const auto check_start = clock::now();
   if (!record.check && m.check_) record.check = m.check_();
-  if (std::getenv("GPU_BENCH_PHASES")) {
-    char phases[512];
-    std::snprintf(phases, sizeof phases, "phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s",
-                  name.c_str(), setup_seconds, calibration_seconds, sampling_seconds, stats.n, batch, seconds_since(check_start));
-    progress().note(phases);
-  }
+  if (std::getenv("GPU_BENCH_PHASES"))
+    warn("phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s", name.c_str(),
+         setup_seconds, calibration_seconds, run.wall_seconds, stats.n, batch, seconds_since(check_start));
 
   // Per unit: Google Benchmark divides by the one iteration's time, the median unit time.
   const Work& w = m.work_;
@@ -180,21 +203,15 @@ Result measure(benchmark::State& state, const Measurement& m) {
   state.counters["noise"] = std::isfinite(stats.noise) ? stats.noise : 1.0;
   const bool converged = rule.fixed_time > 0 || rule.converged(stats);
   state.counters["converged"] = converged ? 1 : 0;
-  char line[512];
-  if (!converged) {
-    std::snprintf(line, sizeof line, "warning: %s: noise %.2f%% above --max_noise %.2f%% after %.2f s (%zu samples)",
-                  name.c_str(), 100 * stats.noise, 100 * rule.max_noise, sampling_seconds, stats.n);
-    progress().note(line);
-  }
-  if (m.device_clock_ && reported_total > 0) {
-    const double ratio = host_total / reported_total;
+  if (!converged)
+    warn("warning: %s: noise %.2f%% above --max_noise %.2f%% after %.2f s (%zu samples)", name.c_str(),
+         100 * stats.noise, 100 * rule.max_noise, run.wall_seconds, stats.n);
+  if (m.device_clock_ && run.reported_seconds > 0) {
+    const double ratio = run.host_seconds / run.reported_seconds;
     state.counters["host_over_device"] = ratio;
     // The host clock brackets the device work, so a ratio below 1 means a broken timer; far above
     // 1 means launch overhead or syncs dominate what the device clock shows.
-    if (ratio < 0.95 || ratio > 3.0) {
-      std::snprintf(line, sizeof line, "warning: %s: host time is %.2fx device time", name.c_str(), ratio);
-      progress().note(line);
-    }
+    if (ratio < 0.95 || ratio > 3.0) warn("warning: %s: host time is %.2fx device time", name.c_str(), ratio);
   }
   if (record.check) report_check(state, *record.check);
   return Result{stats.median, stats.noise, static_cast<int>(stats.n), batch};
