@@ -147,8 +147,9 @@ class ErroredAndListed(GateCase):
 
     def test_error_in_baseline_only_is_listed_not_compared(self):
         times = sr.noisy(1e6, 3, 0.01, 1)
-        base = self.write("base.json", sr.bench(BW, times, error="verification failed: bad"))
-        cur = self.write("cur.json", sr.bench(BW, times))
+        healthy = sr.bench(GEMM, times, flop=2e9)  # something to compare: comparing nothing is an error
+        base = self.write("base.json", sr.bench(BW, times, error="verification failed: bad") + healthy)
+        cur = self.write("cur.json", sr.bench(BW, times) + healthy)
         done = self.gate(base, cur)
         self.assertEqual(done.returncode, 0, done.stdout)
         self.assertIn("Errored in BASELINE only", done.stdout)
@@ -158,6 +159,22 @@ class Input(GateCase):
     def assert_bad_input(self, done):
         self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
         self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+
+    def test_comparing_nothing_is_an_error(self):
+        base, _ = self.pair([1e6], [1e6])
+        empty = self.write("empty.json", [])
+        other = self.write("other.json", sr.bench(GEMM, [1e6], flop=2e9))
+        errored = self.write("errored.json", sr.bench(BW, [1e6], error="CL_OUT_OF_RESOURCES"))
+        for current in (empty, other, errored):
+            done = self.gate(base, current)
+            self.assert_bad_input(done)
+            self.assertIn("compared nothing", done.stderr)
+
+    def test_threshold_must_be_a_finite_number(self):
+        base, cur = self.pair([1e6], [2e6])
+        for bad in ("nan", "inf", "-1"):
+            done = self.gate(base, cur, "--threshold", bad)
+            self.assertEqual(done.returncode, 2, (bad, done.stdout, done.stderr))
 
     def test_missing_file(self):
         base, _ = self.pair([1e6], [1e6])
