@@ -39,6 +39,8 @@ CliOptions parse_cli(int* argc, char** argv) {
     if (a == "--help" || a == "-h") {
       o.help = true;
       ours = false;  // Google Benchmark prints its own flags too
+    } else if (a == "--version") {
+      o.version = true;
     } else if (a == "--list_devices") {
       o.list_devices = true;
     } else if (a == "--clock_ramp") {
@@ -104,6 +106,7 @@ const char* cli_help() {
   return R"(gpu_bench: OpenCL GPU microbenchmarks on Google Benchmark.
 
 gpu_bench flags (all Google Benchmark flags below also work):
+  --version               print the gpu-bench revision and the libraries it was built with
   --list_devices          print every OpenCL device with its number, then exit
   --device=SPEC           choose the device: a number (as --list_devices counts), cpu, gpu, or a
                           case-insensitive substring of the platform or device name

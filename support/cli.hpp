@@ -13,6 +13,7 @@ enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitEnvironment =
 
 struct CliOptions {
   bool help = false;
+  bool version = false;
   bool list_devices = false;
   bool clock_ramp = false;
   bool strict_env = false;

@@ -11,15 +11,17 @@
 #ifndef GPU_BENCH_VERSION
 #define GPU_BENCH_VERSION "0.0.0"
 #endif
+#include "cl.hpp"
 #include "git_revision.hpp"  // generated at build time
 
 namespace gb {
 
 std::string device_fingerprint(const DeviceInfo& d) {
   std::ostringstream key;
+  // What identifies the device and driver, nothing that drifts: PoCL reports the free memory and
+  // a CPU's current clock, which change from run to run on one machine.
   key << d.platform << '|' << d.name << '|' << d.vendor << '|' << d.driver_version << '|'
-      << d.opencl_version << '|' << d.compute_units << '|' << d.max_clock_mhz << '|'
-      << d.global_mem_bytes;
+      << d.opencl_version << '|' << d.compute_units;
   uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : key.str()) {
     h ^= c;
@@ -28,6 +30,18 @@ std::string device_fingerprint(const DeviceInfo& d) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+#ifndef GPU_BENCH_BENCHMARK_VERSION
+#define GPU_BENCH_BENCHMARK_VERSION "unknown"
+#endif
+
+std::string version_text() {
+  std::ostringstream out;
+  out << "gpu-bench " << GPU_BENCH_VERSION << " (revision " << GPU_BENCH_GIT_REVISION << ")\n"
+      << "Google Benchmark " << GPU_BENCH_BENCHMARK_VERSION << "\n"
+      << "OpenCL headers: target version " << CL_TARGET_OPENCL_VERSION << "\n";
+  return out.str();
 }
 
 void add_device_context(const DeviceInfo& d, int size_class) {

@@ -7,8 +7,11 @@
 
 namespace gb {
 
-// 16 hex digits over platform, device, vendor, driver, versions, compute units, clock, memory.
+// 16 hex digits over platform, device, vendor, driver, OpenCL version and compute units.
 std::string device_fingerprint(const DeviceInfo& d);
+
+// "gpu-bench 0.1.0 (revision ...)" and the libraries it was built with, one per line.
+std::string version_text();
 
 // AddCustomContext for every device field, the suite's version and git revision, size class.
 void add_device_context(const DeviceInfo& d, int size_class);

@@ -76,6 +76,13 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "gpu_bench: error: %s (see --help)\n", e.what());
     return gb::kExitUsage;
   }
+  if (cli.version) {
+#ifndef GPU_BENCH_OPTIONAL_LIBRARIES
+#define GPU_BENCH_OPTIONAL_LIBRARIES "none"
+#endif
+    std::printf("%soptional libraries: %s\n", gb::version_text().c_str(), GPU_BENCH_OPTIONAL_LIBRARIES);
+    return gb::kExitOk;
+  }
   if (cli.help) std::fputs(gb::cli_help(), stdout);
   if (!cli.benchmark_out.empty()) {
     if (auto why = gb::unwritable_reason(cli.benchmark_out); !why.empty()) {

@@ -67,6 +67,13 @@ class UsageErrors(unittest.TestCase):
             self.assertNotIn("stoi", p.stderr)
             self.assertNotIn("vector::", p.stderr)
 
+    def test_version_names_revision_and_libraries(self):
+        p = run("--version")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"^gpu-bench \d+\.\d+\.\d+ \(revision \S+\)")
+        self.assertIn("Google Benchmark 1.", p.stdout)
+        self.assertIn("optional libraries: ", p.stdout)
+
     def test_help_lists_own_flags(self):
         p = run("--help")
         self.assertIn("--device=SPEC", p.stdout)
