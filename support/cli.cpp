@@ -43,6 +43,9 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.version = true;
     } else if (a == "--list_devices") {
       o.list_devices = true;
+    } else if (take_value(a, "--list_devices", &v)) {
+      if (v != "json") throw UsageError("--list_devices: expected no value or json, got '" + v + "'");
+      o.list_devices = o.list_devices_json = true;
     } else if (a == "--clock_ramp") {
       o.clock_ramp = true;
     } else if (a == "--all_sweeps") {
@@ -107,7 +110,7 @@ const char* cli_help() {
 
 gpu_bench flags (all Google Benchmark flags below also work):
   --version               print the gpu-bench revision and the libraries it was built with
-  --list_devices          print every OpenCL device with its number, then exit
+  --list_devices[=json]   print every OpenCL device with its number (as JSON: every field), then exit
   --device=SPEC           choose the device: a number (as --list_devices counts), cpu, gpu, or a
                           case-insensitive substring of the platform or device name
   -N                      the N-th device, or with --device=SUBSTRING the N-th match

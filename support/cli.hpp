@@ -15,6 +15,7 @@ struct CliOptions {
   bool help = false;
   bool version = false;
   bool list_devices = false;
+  bool list_devices_json = false;   // --list_devices=json
   bool clock_ramp = false;
   bool strict_env = false;
   std::string device;               // --device=SPEC

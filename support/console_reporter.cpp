@@ -4,11 +4,28 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 #include "si_format.hpp"
 
 namespace gb {
+
+bool SiConsoleReporter::ReportContext(const Context& context) {
+  std::ostream& err = GetErrorStream();
+  std::ostringstream captured;
+  SetErrorStream(&captured);
+  const bool ok = benchmark::ConsoleReporter::ReportContext(context);
+  SetErrorStream(&err);
+  std::string text = captured.str();
+  const std::string warning = "***WARNING*** Library was built as DEBUG. Timings may be affected.";
+  if (auto at = text.find(warning); at != std::string::npos)
+    text.replace(at, warning.size(),
+                 "note: the Google Benchmark library is a DEBUG build (Debian's is); that concerns its own\n"
+                 "loop, not gpu_bench's times, which come from OpenCL event profiling on the device.");
+  err << text;
+  return ok;
+}
 
 void SiConsoleReporter::PrintHeader(const Run&) {
   std::string line = std::string(std::max<size_t>(name_field_width_, 9), ' ');

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -148,18 +149,65 @@ DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, const DeviceS
 }
 
 std::string device_table(const std::vector<DeviceInfo>& devices) {
+  // Columns as wide as their longest entry: names are never cut.
+  size_t platform_w = 8, name_w = 6;
+  for (const auto& d : devices) {
+    platform_w = std::max(platform_w, d.platform.size());
+    name_w = std::max(name_w, d.name.size());
+  }
   std::ostringstream s;
-  s << std::left << std::setw(4) << "#" << std::setw(28) << "platform" << std::setw(40) << "device"
-    << std::setw(6) << "type" << std::right << std::setw(5) << "CUs" << std::setw(7) << "MHz"
-    << std::setw(10) << "mem GiB" << std::setw(10) << "alloc GiB" << "  version\n";
+  s << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(platform_w + 2)) << "platform"
+    << std::setw(static_cast<int>(name_w + 2)) << "device" << std::setw(6) << "type" << std::right << std::setw(5)
+    << "CUs" << std::setw(7) << "MHz" << std::setw(10) << "mem GiB" << std::setw(10) << "alloc GiB" << "  version\n";
   for (size_t k = 0; k < devices.size(); ++k) {
     const auto& d = devices[k];
-    s << std::left << std::setw(4) << (k + 1) << std::setw(28) << d.platform.substr(0, 27)
-      << std::setw(40) << d.name.substr(0, 39) << std::setw(6) << d.type << std::right
-      << std::setw(5) << d.compute_units << std::setw(7) << d.max_clock_mhz << std::fixed
-      << std::setprecision(1) << std::setw(10) << d.global_mem_bytes / 1073741824.0
-      << std::setw(10) << d.max_alloc_bytes / 1073741824.0 << "  " << d.opencl_version << "\n";
+    s << std::left << std::setw(4) << (k + 1) << std::setw(static_cast<int>(platform_w + 2)) << d.platform
+      << std::setw(static_cast<int>(name_w + 2)) << d.name << std::setw(6) << d.type << std::right << std::setw(5)
+      << d.compute_units << std::setw(7) << d.max_clock_mhz << std::fixed << std::setprecision(1) << std::setw(10)
+      << d.global_mem_bytes / 1073741824.0 << std::setw(10) << d.max_alloc_bytes / 1073741824.0 << "  "
+      << d.opencl_version << "\n";
   }
+  return s.str();
+}
+
+static std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string devices_json(const std::vector<DeviceInfo>& devices) {
+  std::ostringstream s;
+  s << "[";
+  for (size_t k = 0; k < devices.size(); ++k) {
+    const auto& d = devices[k];
+    std::istringstream words(d.extensions);
+    std::string ext, extensions;
+    while (words >> ext) extensions += (extensions.empty() ? "" : ", ") + json_string(ext);
+    s << (k ? ",\n " : "\n ") << "{\"number\": " << k + 1 << ", \"platform\": " << json_string(d.platform)
+      << ", \"device\": " << json_string(d.name) << ", \"vendor\": " << json_string(d.vendor)
+      << ", \"type\": " << json_string(d.type) << ", \"driver_version\": " << json_string(d.driver_version)
+      << ", \"opencl_version\": " << json_string(d.opencl_version)
+      << ", \"opencl_c_version\": " << json_string(d.opencl_c_version) << ", \"compute_units\": " << d.compute_units
+      << ", \"max_clock_mhz\": " << d.max_clock_mhz << ", \"global_mem_bytes\": " << d.global_mem_bytes
+      << ", \"max_alloc_bytes\": " << d.max_alloc_bytes << ", \"local_mem_bytes\": " << d.local_mem_bytes
+      << ", \"max_work_group_size\": " << d.max_work_group_size << ", \"max_work_item_sizes\": ["
+      << d.max_work_item_sizes[0] << ", " << d.max_work_item_sizes[1] << ", " << d.max_work_item_sizes[2]
+      << "], \"timer_resolution_ns\": " << d.timer_resolution_ns << ", \"images\": " << (d.images ? "true" : "false")
+      << ", \"extensions\": [" << extensions << "]}";
+  }
+  s << (devices.empty() ? "]\n" : "\n]\n");
   return s.str();
 }
 

@@ -66,5 +66,7 @@ DeviceChoice choose_device(const std::vector<DeviceInfo>& devices, const DeviceS
 
 // The --list_devices table.
 std::string device_table(const std::vector<DeviceInfo>& devices);
+// Every field of every device, as a JSON array (--list_devices=json).
+std::string devices_json(const std::vector<DeviceInfo>& devices);
 
 }  // namespace gb

@@ -108,6 +108,10 @@ int run(int argc, char** argv) {
 
   auto entries = gb::enumerate_devices();
   auto infos = infos_of(entries);
+  if (cli.list_devices_json) {
+    std::fputs(gb::devices_json(infos).c_str(), stdout);
+    return gb::kExitOk;
+  }
   if (cli.list_devices) {
     std::fputs(gb::device_table(infos).c_str(), stdout);
     if (infos.empty()) std::fputs("(no OpenCL devices found)\n", stdout);

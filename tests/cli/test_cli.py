@@ -30,6 +30,21 @@ class DeviceChoice(unittest.TestCase):
         self.assertTrue(lines[0].startswith("#   platform"))
         self.assertTrue(lines[1].startswith("1 "))
 
+    def test_list_devices_json_has_every_field(self):
+        p = run("--list_devices=json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        devices = json.loads(p.stdout)
+        self.assertGreaterEqual(len(devices), 1)
+        for key in ("number", "platform", "device", "vendor", "type", "driver_version", "opencl_version",
+                    "compute_units", "max_clock_mhz", "global_mem_bytes", "max_alloc_bytes",
+                    "max_work_group_size", "max_work_item_sizes", "timer_resolution_ns", "extensions"):
+            self.assertIn(key, devices[0])
+        # The table shows the same names in full.
+        table = run("--list_devices").stdout
+        for d in devices:
+            self.assertIn(d["device"], table)
+            self.assertIn(d["platform"], table)
+
     def test_no_match_is_usage_error_with_list(self):
         p = run("--device=no-such-device-xyz", ONE_CASE, *SMALL)
         self.assertEqual(p.returncode, 2)
