@@ -379,7 +379,10 @@ def metric_label(metric):
 def write_atomic(path, text):
     """Write text to path via a temporary file and a rename: never left half-written."""
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    except OSError as err:  # name the file asked for, not the temporary one
+        raise OSError(err.errno, err.strerror, path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -389,6 +392,12 @@ def write_atomic(path, text):
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are meant to be shared
         os.replace(tmp, path)
+    except OSError as err:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise OSError(err.errno, err.strerror, path) from None
     except BaseException:
         try:
             os.unlink(tmp)

@@ -176,6 +176,14 @@ class Input(GateCase):
             done = self.gate(base, cur, "--threshold", bad)
             self.assertEqual(done.returncode, 2, (bad, done.stdout, done.stderr))
 
+    def test_unwritable_markdown_names_the_file(self):
+        base, cur = self.pair([1e6], [1e6])
+        target = self.path("no/such/folder/gate.md")
+        done = self.gate(base, cur, "--markdown", target)
+        self.assert_bad_input(done)
+        self.assertIn(target, done.stderr)
+        self.assertNotIn(".tmp", done.stderr)
+
     def test_missing_file(self):
         base, _ = self.pair([1e6], [1e6])
         self.assert_bad_input(self.gate(base, self.path("nope.json")))
