@@ -9,6 +9,37 @@ namespace {
 
 using gemm::Shape;
 
+// CLBlast's own status codes by name; the others are OpenCL's (CLBlast returns those as they are).
+std::string status_text(clblast::StatusCode status) {
+  using clblast::StatusCode;
+  switch (status) {
+#define GB_CLBLAST_STATUS(name) \
+  case StatusCode::name:         \
+    return #name;
+    GB_CLBLAST_STATUS(kNotImplemented) GB_CLBLAST_STATUS(kInvalidMatrixA) GB_CLBLAST_STATUS(kInvalidMatrixB)
+    GB_CLBLAST_STATUS(kInvalidMatrixC) GB_CLBLAST_STATUS(kInvalidVectorX) GB_CLBLAST_STATUS(kInvalidVectorY)
+    GB_CLBLAST_STATUS(kInvalidDimension) GB_CLBLAST_STATUS(kInvalidLeadDimA) GB_CLBLAST_STATUS(kInvalidLeadDimB)
+    GB_CLBLAST_STATUS(kInvalidLeadDimC) GB_CLBLAST_STATUS(kInvalidIncrementX) GB_CLBLAST_STATUS(kInvalidIncrementY)
+    GB_CLBLAST_STATUS(kInsufficientMemoryA) GB_CLBLAST_STATUS(kInsufficientMemoryB)
+    GB_CLBLAST_STATUS(kInsufficientMemoryC) GB_CLBLAST_STATUS(kInsufficientMemoryX)
+    GB_CLBLAST_STATUS(kInsufficientMemoryY) GB_CLBLAST_STATUS(kInsufficientMemoryTemp)
+    GB_CLBLAST_STATUS(kInvalidBatchCount) GB_CLBLAST_STATUS(kInvalidOverrideKernel)
+    GB_CLBLAST_STATUS(kMissingOverrideParameter) GB_CLBLAST_STATUS(kInvalidLocalMemUsage)
+    GB_CLBLAST_STATUS(kNoHalfPrecision) GB_CLBLAST_STATUS(kNoDoublePrecision) GB_CLBLAST_STATUS(kInvalidVectorScalar)
+    GB_CLBLAST_STATUS(kInsufficientMemoryScalar) GB_CLBLAST_STATUS(kDatabaseError) GB_CLBLAST_STATUS(kUnknownError)
+    GB_CLBLAST_STATUS(kUnexpectedError)
+#undef GB_CLBLAST_STATUS
+    default:
+      return gb::cl_error_name(static_cast<cl_int>(status));
+  }
+}
+
+void check(clblast::StatusCode status, const char* call) {
+  if (status != clblast::StatusCode::kSuccess)
+    throw std::runtime_error(std::string(call) + " failed: " + status_text(status) + " (" +
+                             std::to_string(static_cast<int>(status)) + ")");
+}
+
 // ---- set-up: CLBlast's temporary buffer (allocated once, not per call) and a marker kernel ----
 template <typename T>
 void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
@@ -18,9 +49,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
   const auto status = clblast::GemmTempBufferSize<T>(
       clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, fx.s.m, fx.s.n,
       fx.s.k, 0, fx.lda, 0, fx.ldb, 0, fx.ldc, &queue, temp_bytes);
-  if (status != clblast::StatusCode::kSuccess)
-    throw std::runtime_error("clblast::GemmTempBufferSize failed: status " +
-                             std::to_string(static_cast<int>(status)));
+  check(status, "clblast::GemmTempBufferSize");
   if (temp_bytes > 0) run.scratch = gb::make_buffer(temp_bytes);
   // CLBlast's event is that of its last kernel (it may first pad or transpose A and B): an empty
   // kernel enqueued before it gives the batch an event that starts before all of them.
@@ -45,9 +74,7 @@ void run(benchmark::State& state, const Shape& shape) {
         clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, fx.s.m,
         fx.s.n, fx.s.k, T(1), fx.da(), 0, fx.lda, fx.db(), 0, fx.ldb, T(0), fx.dc(), 0, fx.ldc,
         &queue, slot ? &event : nullptr, r.scratch() ? r.scratch() : nullptr);
-    if (status != clblast::StatusCode::kSuccess)
-      throw std::runtime_error("clblast::Gemm failed: status " +
-                               std::to_string(static_cast<int>(status)));
+    check(status, "clblast::Gemm");
     if (slot) {
       *slot = cl::Event(event);  // takes over CLBlast's reference
       b.recorded();
