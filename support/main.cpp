@@ -2,10 +2,12 @@
 // steady clock, register the cases the device can run, run them, and exit non-zero on failure.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <exception>
 #include <iostream>
 #include <thread>
@@ -30,6 +32,7 @@ namespace benchmark {
 extern double FLAGS_benchmark_min_time;
 extern bool FLAGS_benchmark_list_tests;
 extern int32_t FLAGS_benchmark_repetitions;
+extern std::string FLAGS_benchmark_out;
 }  // namespace benchmark
 
 namespace {
@@ -195,16 +198,25 @@ int run(int argc, char** argv) {
     display = std::make_unique<benchmark::CSVReporter>();
   else
     display = std::make_unique<gb::SiConsoleReporter>();
-  gb::RunRecorder recorder(display.get());
+  // Two reporters, as Google Benchmark has them: the display, and the file's, which receives
+  // every run even with --benchmark_display_aggregates_only. Both drop runs skipped at run time or
+  // abandoned by a signal; the file's keeps its runs until the end.
+  gb::RunRecorder shown(display.get()), recorder(nullptr);
   gb::progress().start(selected, cli.progress && !listing);
-  benchmark::RunSpecifiedBenchmarks(&recorder);
+  if (cli.benchmark_out.empty() || listing) {
+    benchmark::RunSpecifiedBenchmarks(&shown);
+  } else {
+    benchmark::FLAGS_benchmark_out = "/dev/null";  // Google Benchmark opens it; the recorder writes nothing there
+    benchmark::RunSpecifiedBenchmarks(&shown, &recorder);
+  }
   gb::progress().clear();
 
   const int signal = gb::stop_signal();
   file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
   if (signal != 0) {
     file_context.emplace_back("interrupted", signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : std::to_string(signal));
-    std::fprintf(stderr, "gpu_bench: stopped by signal %d after %zu finished benchmark runs\n", signal, recorder.kept());
+    std::fprintf(stderr, "gpu_bench: stopped by signal %d after %zu finished benchmark runs\n", signal,
+                 std::max(shown.kept(), recorder.kept()));
   }
   if (!cli.benchmark_out.empty() && !listing) {
     for (const auto& [key, value] : file_context) benchmark::AddCustomContext(key, value);

@@ -70,6 +70,17 @@ class PerUnitTime(unittest.TestCase):
         for b in iterations(self.run_json("min_time.json", "--benchmark_min_time=0.2", "--min_sample_ms=1")):
             self.assertGreaterEqual(b["samples"] * b["batch"] * b["real_time"] * 1e-3, 0.1, b["name"])
 
+    def test_display_aggregates_only_keeps_every_run_in_the_file(self):
+        path = os.path.join(self.tmp.name, "agg.json")
+        p = run(SHORT, *QUICK, "--benchmark_repetitions=3", "--benchmark_display_aggregates_only=true",
+                "--max_time=0.1", "--progress=0", "--benchmark_out=" + path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        shown = [l for l in p.stdout.splitlines() if "/manual_time" in l]
+        self.assertTrue(shown and all("_mean" in l or "_median" in l or "_stddev" in l or "_cv" in l for l in shown),
+                        p.stdout)
+        data = strict_load(path)
+        self.assertEqual(len(iterations(data)), 3 * len({b["name"] for b in iterations(data)}))
+
     def test_repetitions_give_aggregates(self):
         data = self.run_json("reps.json", "--benchmark_repetitions=3", "--max_time=0.1")
         names = {b["name"] for b in iterations(data)}
