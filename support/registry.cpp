@@ -117,6 +117,7 @@ static void register_with_google_benchmark(const std::string& name, const Body& 
                                         } catch (const Unsupported& e) {
                                           state.SkipWithError((kSkippedPrefix + std::string(e.what())).c_str());
                                           skip_variant(name, e.what());
+                                          progress().note("skipped " + name + ": " + e.what());
                                         } catch (const Interrupted&) {
                                           state.SkipWithError(kInterruptedMessage);
                                         } catch (const std::exception& e) {
