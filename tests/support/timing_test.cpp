@@ -1,0 +1,79 @@
+// support/timing and support/measure on the default OpenCL device (PoCL's CPU in CI): a gated
+// batch runs every unit once, with or without its lead; an exception while enqueueing leaves no
+// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+#include "buffers.hpp"
+#include "cl_error.hpp"
+#include "devices.hpp"
+#include "measure.hpp"
+#include "session.hpp"
+#include "timing.hpp"
+
+namespace {
+
+const char* kSource = "__kernel void add_one(__global int* x) { x[get_global_id(0)] += 1; }";
+constexpr size_t kItems = 1024;
+
+class OnDevice : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto entries = gb::enumerate_devices();
+    if (!entries.empty()) gb::open_session(entries[0].device, entries[0].info, 1);
+  }
+  static void TearDownTestSuite() { gb::close_session(); }
+  void SetUp() override {
+    if (gb::enumerate_devices().empty()) {
+      if (const char* ci = std::getenv("CI"); ci && std::string(ci) == "true") FAIL() << "no OpenCL device in CI";
+      GTEST_SKIP() << "no OpenCL device";
+    }
+    program_ = gb::session().build(kSource, "", "timing_test");
+    kernel_ = cl::Kernel(program_, "add_one");
+    counts_ = gb::upload(std::vector<cl_int>(kItems, 0));
+    GB_CL(kernel_.setArg(0, counts_));
+  }
+  gb::Unit add_one() {
+    return [this](gb::Batch& b) { b.launch(kernel_, cl::NDRange(kItems)); };
+  }
+  std::vector<cl_int> counts() { return gb::download<cl_int>(counts_, kItems); }
+
+  cl::Program program_;
+  cl::Kernel kernel_;
+  cl::Buffer counts_;
+};
+
+TEST_F(OnDevice, GatedBatchRunsEveryUnitOnce) {
+  const gb::BatchTime plain = gb::run_batch(add_one(), 8);
+  const gb::BatchTime led = gb::run_batch(add_one(), 8, 2e-3);  // with a lead of about 2 ms
+  for (cl_int c : counts()) ASSERT_EQ(c, 16);
+  EXPECT_GT(plain.device_seconds, 0);
+  EXPECT_GT(led.device_seconds, 0);
+  EXPECT_GE(led.enqueue_seconds, 0);
+  // The host brackets the device work (the lead included).
+  EXPECT_GE(led.host_seconds, 0.9 * led.device_seconds);
+}
+
+TEST_F(OnDevice, AnExceptionWhileEnqueueingLeavesNoQueueBlocked) {
+  int seen = 0;
+  const gb::Unit failing = [&](gb::Batch& b) {
+    if (seen++ == 3) throw std::runtime_error("enqueue failed");
+    b.launch(kernel_, cl::NDRange(kItems));
+  };
+  EXPECT_THROW(gb::run_batch(failing, 8), std::runtime_error);
+  GB_CL(gb::session().queue().finish());  // would wait forever behind a closed gate
+  gb::run_batch(add_one(), 1);
+  for (cl_int c : counts()) ASSERT_EQ(c, 3 + 1);
+}
+
+TEST_F(OnDevice, KernelWorkGroupLimitIsASkip) {
+  const size_t limit = gb::session().kernel_work_group_size(kernel_);
+  EXPECT_NO_THROW(gb::require_work_group(kernel_, 1));
+  EXPECT_NO_THROW(gb::require_work_group(kernel_, limit));
+  EXPECT_THROW(gb::require_work_group(kernel_, limit + 1), gb::Unsupported);
+}
+
+}  // namespace
