@@ -156,8 +156,6 @@ __attribute__((format(printf, 1, 2))) void warn(const char* format, ...) {
 
 }  // namespace
 
-void reset_measurements() { records().clear(); }
-
 Result measure(benchmark::State& state, const Measurement& m) {
   const std::string& name = current_benchmark_name();
   Record& record = records()[name];

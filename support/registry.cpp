@@ -38,7 +38,6 @@ static std::vector<std::string>& names() {
   static std::vector<std::string> list;
   return list;
 }
-const std::vector<std::string>& registered_benchmarks() { return names(); }
 
 int selected_benchmark_count() {
   int n = 0;

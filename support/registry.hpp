@@ -26,8 +26,7 @@ void add_benchmark(const std::string& name, Body body);
 // --benchmark_filter, every shape runs.
 bool in_default_set(const std::string& name);
 
-// Every registered name, and how many of them --benchmark_filter selects.
-const std::vector<std::string>& registered_benchmarks();
+// How many of the registered benchmarks --benchmark_filter selects.
 int selected_benchmark_count();
 
 // Whether --benchmark_filter selects `name` (as Google Benchmark matches it, with /manual_time,

@@ -164,7 +164,7 @@ gb::Check verify_ratio(const RatioFixture& fx) {
   return gb::worst({add_check, read_check});
 }
 
-// The median of the last n values (the harness's timed samples follow its calibration runs).
+// The median of the last n values: gb::Result::samples counts the timer's last calls.
 double median_of_last(const std::vector<double>& v, int n) {
   const size_t k = std::min(v.size(), static_cast<size_t>(n));
   return gb::summarize(std::vector<double>(v.end() - k, v.end())).median;

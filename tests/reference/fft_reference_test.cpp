@@ -8,17 +8,11 @@
 #include <complex>
 #include <random>
 
+#include "random_data.hpp"
+
 namespace {
 
 using Complex = std::complex<double>;
-
-std::vector<float> random_data(size_t floats, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(floats);
-  for (auto& x : v) x = dist(rng);
-  return v;
-}
 
 // x[i * stride] for i < n, transformed directly.
 std::vector<Complex> direct_dft(const std::vector<Complex>& x, bool inverse) {
@@ -35,7 +29,7 @@ std::vector<Complex> direct_dft(const std::vector<Complex>& x, bool inverse) {
 
 TEST(FftReference, OneDimensionalMatchesDirectDft) {
   const size_t n = 64, batch = 5;
-  auto data = random_data(2 * n * batch, 1);
+  auto data = testdata::random_floats(2 * n * batch, 1);
   for (bool inverse : {false, true}) {
     auto got = ref::fft_1d(data, n, {1, 4}, inverse);
     ASSERT_EQ(got.size(), 2 * n * 2);
@@ -54,7 +48,7 @@ TEST(FftReference, OneDimensionalMatchesDirectDft) {
 
 TEST(FftReference, TwoDimensionalMatchesDirectDft) {
   const size_t nx = 8, ny = 4, batch = 2;
-  auto data = random_data(2 * nx * ny * batch, 2);
+  auto data = testdata::random_floats(2 * nx * ny * batch, 2);
   for (bool inverse : {false, true}) {
     auto got = ref::fft_2d(data, nx, ny, batch, inverse);
     ASSERT_EQ(got.size(), 2 * nx * ny * batch);
@@ -80,7 +74,7 @@ TEST(FftReference, TwoDimensionalMatchesDirectDft) {
 TEST(FftReference, ManyTransformsSplitOverTasks) {
   // 1-D: 2500 members of 64 points, several of the reference's tasks (1024 transforms each).
   const size_t n = 64, members = 2500;
-  auto data = random_data(2 * n * members, 3);
+  auto data = testdata::random_floats(2 * n * members, 3);
   std::vector<size_t> which(members);
   for (size_t b = 0; b < members; ++b) which[b] = members - 1 - b;  // any order
   const auto got = ref::fft_1d(data, n, which, false);
@@ -96,7 +90,7 @@ TEST(FftReference, ManyTransformsSplitOverTasks) {
   // 2-D, 512 x 256: rows and columns in several tasks. The rows' 1-D transforms (checked above),
   // then a few columns by the direct DFT.
   const size_t nx = 512, ny = 256;
-  auto image = random_data(2 * nx * ny, 4);
+  auto image = testdata::random_floats(2 * nx * ny, 4);
   std::vector<size_t> rows(ny);
   for (size_t r = 0; r < ny; ++r) rows[r] = r;
   for (bool inverse : {false, true}) {

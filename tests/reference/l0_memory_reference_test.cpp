@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "random_data.hpp"
 #include "reference/atomics.hpp"
 #include "reference/compile_time.hpp"
 #include "reference/enqueue_overhead.hpp"
@@ -39,13 +40,7 @@ TEST(BandwidthReadSums, GridWalkMatchesTheCoalescedLayoutAndTakesARaggedEnd) {
   EXPECT_EQ(ref::bandwidth_read_sums_grid(in, 2, 5), ragged);
 }
 
-std::vector<float> random_floats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(rng);
-  return v;
-}
+using testdata::random_floats;
 
 // Work item gid's loads, one at a time: element(gid, i) for i < items, each lane summed over i,
 // then the lanes, in double.

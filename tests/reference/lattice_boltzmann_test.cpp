@@ -7,15 +7,11 @@
 
 #include <random>
 
+#include "random_data.hpp"
+
 namespace {
 
-std::vector<float> random_floats(size_t n, unsigned seed, float lo, float hi) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(rng);
-  return v;
-}
+using testdata::random_floats;
 
 struct Lattice {
   std::vector<int> cx, cy, cz;
