@@ -94,7 +94,7 @@ class Measurement {
 struct Result {
   double unit_seconds = 0;  // the median time of one unit
   double noise = 0;         // relative interquartile range of the samples
-  int samples = 0;         // the timer's last `samples` calls (calibration runs come before them)
+  int samples = 0;          // the timer's last `samples` calls (calibration runs come before them)
   int batch = 1;            // units per sample
 };
 
