@@ -77,6 +77,9 @@ CliOptions parse_cli(int* argc, char** argv) {
       if (std::to_string(o.min_samples) != v) throw UsageError("--min_samples: expected a whole number, got '" + v + "'");
     } else if (take_value(a, "--max_time", &v)) {
       o.max_time_s = parse_number("--max_time", v, 1e-6, 1e6);
+    } else if (take_value(a, "--build_threads", &v)) {
+      o.build_threads = static_cast<int>(parse_number("--build_threads", v, 0, 256));
+      if (std::to_string(*o.build_threads) != v) throw UsageError("--build_threads: expected a whole number, got '" + v + "'");
     } else if (take_value(a, "--progress", &v)) {
       if (v != "0" && v != "1" && v != "false" && v != "true")
         throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
@@ -130,6 +133,9 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --progress=0            no "[i/N] name, ETA" lines on stderr
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)
+  --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
+                          time, while the first ones run (default: half the host's cores, at
+                          most 8, on a GPU; 0 on a CPU device, which the compiler would slow)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 

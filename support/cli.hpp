@@ -29,7 +29,8 @@ struct CliOptions {
   int min_samples = 10;
   double max_time_s = 1.0;          // --max_time: sampling time limit per benchmark run
   bool progress = true;
-  bool all_sweeps = false;          // every work-group sweep shape, not the default set             // --progress=0 silences it
+  bool all_sweeps = false;          // every work-group sweep shape, not the default set
+  std::optional<int> build_threads; // --build_threads: background program builders
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
   std::string benchmark_out_format = "json";  // taken: json, csv or console

@@ -18,6 +18,8 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
   return std::max<size_t>(bytes, 1 << 20);
 }
 
+ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=4"}; }
+
 const CopyBandwidth& device_copy_bandwidth() {
   static std::optional<CopyBandwidth> cached;
   if (cached) return *cached;
@@ -26,7 +28,7 @@ const CopyBandwidth& device_copy_bandwidth() {
   const size_t bytes = copy_bandwidth_buffer_bytes(s.info().is_gpu(), s.info().max_alloc_bytes,
                                                    s.info().global_mem_bytes);
   const cl_ulong work_items = bytes / 16 / kItems;
-  cl::Kernel kernel = s.kernel("support/copy_bandwidth.cl", "copy_bandwidth", "-DITEMS=4");
+  cl::Kernel kernel = s.kernel(copy_bandwidth_program(), "copy_bandwidth");
   cl::Buffer in = make_buffer(bytes), out = make_buffer(bytes);
   GB_CL(s.queue().enqueueFillBuffer(in, cl_float(1.5f), 0, bytes));
   GB_CL(kernel.setArg(0, in));

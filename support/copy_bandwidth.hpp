@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "program_cache.hpp"
+
 namespace gb {
 
 struct CopyBandwidth {
@@ -18,6 +20,7 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
 
 // Measured on first use in this process (a few hundred ms), then cached. Prints one line on stderr.
 const CopyBandwidth& device_copy_bandwidth();
+ProgramKey copy_bandwidth_program();  // its kernel's (built ahead with the cases')
 
 // This benchmark's bytes per second over the copy bandwidth. The copy bandwidth, a constant of
 // the device, goes into the JSON context once (copy_bytes_per_second).

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "clock_ramp.hpp"
 #include "console_reporter.hpp"
 #include "context.hpp"
+#include "copy_bandwidth.hpp"
 #include "cpu_load.hpp"
 #include "devices.hpp"
 #include "interrupt.hpp"
@@ -25,6 +27,7 @@
 #include "run_output.hpp"
 #include "session.hpp"
 #include "si_format.hpp"
+#include "timing.hpp"
 #include "verify.hpp"
 
 // Google Benchmark 1.7.1 exports its flags but declares them in a private header.
@@ -57,6 +60,13 @@ std::string skipped_json(const std::vector<std::pair<std::string, std::string>>&
   for (const auto& [name, reason] : skipped)
     json += (json.size() > 1 ? "," : "") + std::string("{\"name\":") + quoted(name) + ",\"reason\":" + quoted(reason) + "}";
   return json + "]";
+}
+
+// On a CPU device the compiler would compete with the kernels being measured.
+unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
+  if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
+  if (!info.is_gpu()) return 0;
+  return std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
 }
 
 // Returns an exit code, or -1 to go on.
@@ -148,7 +158,7 @@ int run(int argc, char** argv) {
   gb::options().stop.max_time = cli.max_time_s;
   gb::options().stop.fixed_time = cli.min_time_s.value_or(0);
   gb::install_interrupt_handlers();
-  gb::open_session(chosen.device, chosen.info, size_class);
+  gb::open_session(chosen.device, chosen.info, size_class, build_threads(cli, chosen.info));
 
   if (cli.clock_ramp) {
     auto r = gb::run_clock_ramp(3.0, false, true);
@@ -177,6 +187,13 @@ int run(int argc, char** argv) {
   for (const auto& [name, reason] : selected_skips) std::fprintf(stderr, "skipped %s: %s\n", name.c_str(), reason.c_str());
   if (size_t others = gb::skipped_variants().size() - selected_skips.size(); others > 0)
     std::fprintf(stderr, "(%zu variants this device cannot run are outside the filter; the JSON context lists every skip)\n", others);
+
+  // Compiling starts now, during the warm-up, in run order.
+  if (!listing) {
+    std::vector<gb::ProgramKey> programs{gb::batch_lead_program(), gb::copy_bandwidth_program()};
+    for (auto& key : gb::selected_programs()) programs.push_back(std::move(key));
+    gb::session().build_ahead(programs);
+  }
 
   // Context entries that would clutter the console header go only into the output file.
   std::vector<std::pair<std::string, std::string>> file_context;
@@ -213,6 +230,14 @@ int run(int argc, char** argv) {
 
   const int signal = gb::stop_signal();
   file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
+  const auto programs = gb::session().program_counts();
+  if (std::getenv("GPU_BENCH_PHASES"))
+    for (const auto& key : programs.undeclared_keys)
+      std::fprintf(stderr, "program built but not declared: %s %s\n", key.file.c_str(), key.options.c_str());
+  file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +
+                                            ",\"built_on_demand\":" + std::to_string(programs.built_on_demand) +
+                                            ",\"undeclared\":" + std::to_string(programs.undeclared) +
+                                            ",\"waited\":" + std::to_string(programs.waited) + "}");
   if (signal != 0) {
     file_context.emplace_back("interrupted", signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : std::to_string(signal));
     std::fprintf(stderr, "gpu_bench: stopped by signal %d after %zu finished benchmark runs\n", signal,

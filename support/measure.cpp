@@ -165,6 +165,16 @@ Result measure(benchmark::State& state, const Measurement& m) {
   const double setup_seconds =
       std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
 
+  // A compiler on other cores skews host clocks: background builds wait while a host clock runs.
+  struct BuildPause {
+    bool on;
+    explicit BuildPause(bool host_clock) : on(host_clock) { if (on) session().pause_builds(); }
+    ~BuildPause() { release(); }
+    void release() {
+      if (on) session().resume_builds();
+      on = false;
+    }
+  } pause(!m.device_clock_);
   const auto calibration_start = clock::now();
   if (!record.poisoned) {
     for (const auto& fill : m.poison_) fill();
@@ -181,6 +191,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
   }
   const SampleStats& stats = run.stats;
 
+  pause.release();
   const auto check_start = clock::now();
   if (!record.check && m.check_) record.check = m.check_();
   if (std::getenv("GPU_BENCH_PHASES"))

@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "interrupt.hpp"
 #include "measure.hpp"
@@ -47,8 +48,17 @@ int selected_benchmark_count() {
 
 CaseRegistration::CaseRegistration(CaseRegistrar fn, const char* name) { registrars().emplace_back(fn, name); }
 
-static std::vector<std::pair<std::string, Body>>& pending() {
-  static std::vector<std::pair<std::string, Body>> list;
+struct PendingBenchmark {
+  std::string name;
+  Body body;
+  ProgramList programs;
+};
+static std::vector<PendingBenchmark>& pending() {
+  static std::vector<PendingBenchmark> list;
+  return list;
+}
+static std::vector<ProgramList>& program_lists() {  // beside names()
+  static std::vector<ProgramList> list;
   return list;
 }
 
@@ -79,13 +89,13 @@ size_t register_all_cases(bool whole_sweeps) {
     }
   }
   std::map<std::string, bool> sweep_has_default;  // sweep (name without its wg:) -> a shape kept
-  for (const auto& [name, body] : pending()) {
+  for (const auto& [name, body, programs] : pending()) {
     const auto sweep = split_work_group(name).first;
     if (!sweep.empty()) sweep_has_default[sweep] = sweep_has_default[sweep] || in_default_set(name);
   }
   size_t left_out = 0;
   std::map<std::string, bool> first_taken;
-  for (const auto& [name, body] : pending()) {
+  for (const auto& [name, body, programs] : pending()) {
     const auto sweep = split_work_group(name).first;
     bool run = whole_sweeps || in_default_set(name);
     if (!run && !sweep_has_default[sweep] && !first_taken[sweep]) run = first_taken[sweep] = true;
@@ -94,6 +104,7 @@ size_t register_all_cases(bool whole_sweeps) {
       continue;
     }
     names().push_back(name);
+    program_lists().push_back(programs);
     register_with_google_benchmark(name, body);
   }
   pending().clear();
@@ -102,7 +113,24 @@ size_t register_all_cases(bool whole_sweeps) {
 
 const std::string& current_benchmark_name() { return g_current; }
 
-void add_benchmark(const std::string& name, Body body) { pending().emplace_back(name, std::move(body)); }
+void add_benchmark(const std::string& name, Body body, ProgramList programs) {
+  pending().push_back({name, std::move(body), std::move(programs)});
+}
+
+std::vector<ProgramKey> selected_programs() {
+  std::vector<ProgramKey> keys;
+  std::set<ProgramKey> seen;
+  for (size_t i = 0; i < names().size(); ++i) {
+    if (!program_lists()[i] || !selected_by_filter(names()[i])) continue;
+    try {
+      for (auto& key : program_lists()[i]())
+        if (seen.insert(key).second) keys.push_back(std::move(key));
+    } catch (const std::exception&) {
+      // The benchmark's own set-up meets the same error and reports it.
+    }
+  }
+  return keys;
+}
 
 static void register_with_google_benchmark(const std::string& name, const Body& body) {
   benchmark::RegisterBenchmark(name.c_str(),

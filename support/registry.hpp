@@ -10,15 +10,25 @@
 #include <utility>
 #include <vector>
 
+#include "program_cache.hpp"
+
 namespace gb {
 
 using Body = std::function<void(benchmark::State&)>;
+// The programs a benchmark's set-up will build (session().kernel(file, name, options)), named
+// without building anything, so that the run can build them ahead of time, in parallel.
+using ProgramList = std::function<std::vector<ProgramKey>()>;
 
 // Registers a manual-time benchmark whose OpenCL and other exceptions become a benchmark error
 // (and a non-zero exit) instead of ending the process. gb::Unsupported skips it with the reason;
 // after a stop signal the body is abandoned and the rest are not run.
 // Recorded here; register_all_cases hands the run's set to Google Benchmark.
-void add_benchmark(const std::string& name, Body body);
+// `programs`, where given, lists what its set-up builds (a missing or wrong list costs time only:
+// anything not built ahead is built when asked for).
+void add_benchmark(const std::string& name, Body body, ProgramList programs = {});
+
+// The programs of the selected benchmarks, in run order, each once.
+std::vector<ProgramKey> selected_programs();
 
 // Whether a benchmark is in the default run: every benchmark without a wg: axis; of a work-group
 // sweep, the driver's choice (wg:auto) and the 256-item shapes 256, 256x1, 16x16, 256x1x1 and

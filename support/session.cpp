@@ -16,8 +16,12 @@ const std::string& kernel_source(const std::string& file) {
   return it->second;
 }
 
-Session::Session(const cl::Device& device, DeviceInfo info, int size_class)
-    : device_(device), info_(std::move(info)), size_class_(size_class) {
+Session::Session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads)
+    : device_(device),
+      info_(std::move(info)),
+      size_class_(size_class),
+      programs_([this](const ProgramKey& key) { return build(kernel_source(key.file), key.options, key.file); },
+                build_threads) {
   cl_int err = CL_SUCCESS;
   context_ = cl::Context(device_, nullptr, nullptr, nullptr, &err);
   GB_CL(err);
@@ -41,11 +45,8 @@ cl::Program Session::build(const std::string& source, const std::string& options
   return program;
 }
 
-cl::Program& Session::program(const std::string& file, const std::string& options) {
-  auto key = std::make_pair(file, options);
-  auto it = programs_.find(key);
-  if (it != programs_.end()) return it->second;
-  return programs_.emplace(key, build(kernel_source(file), options, file)).first->second;
+cl::Program Session::program(const std::string& file, const std::string& options) {
+  return programs_.get(ProgramKey{file, options});
 }
 
 cl::Kernel Session::kernel(const std::string& file, const std::string& name,
@@ -73,8 +74,8 @@ Session& session() {
   return *current();
 }
 
-void open_session(const cl::Device& device, DeviceInfo info, int size_class) {
-  current() = std::make_unique<Session>(device, std::move(info), size_class);
+void open_session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads) {
+  current() = std::make_unique<Session>(device, std::move(info), size_class, build_threads);
 }
 
 void close_session() { current().reset(); }

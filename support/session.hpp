@@ -1,5 +1,6 @@
-// The process's one OpenCL session: device, context, a profiling in-order queue, and a program
-// cache keyed by kernel file and build options. Cases reach it through gb::session().
+// The process's one OpenCL session: device, context, a profiling in-order queue, and the program
+// cache (keyed by kernel file and build options, built ahead of time where the run said which).
+// Cases reach it through gb::session().
 #pragma once
 #include <map>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "cl.hpp"
 #include "devices.hpp"
+#include "program_cache.hpp"
 
 namespace gb {
 
@@ -17,7 +19,8 @@ const std::string& kernel_source(const std::string& file);
 
 class Session {
  public:
-  Session(const cl::Device& device, DeviceInfo info, int size_class);
+  // build_threads: background program builders (0: every program built when first asked for).
+  Session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads = 0);
 
   const DeviceInfo& info() const { return info_; }
   int size_class() const { return size_class_; }
@@ -26,9 +29,18 @@ class Session {
   cl::CommandQueue& queue() { return queue_; }
 
   // Built once per (file, options); a failed build throws with the build log.
-  cl::Program& program(const std::string& file, const std::string& options = "");
+  cl::Program program(const std::string& file, const std::string& options = "");
+  // Programs the run will ask for, in order: built by background threads from now on.
+  void build_ahead(const std::vector<ProgramKey>& keys) { programs_.prefetch(keys); }
+  // No program is built in the background between these (host-timed measurements).
+  void pause_builds() { programs_.pause(); }
+  void resume_builds() { programs_.resume(); }
+  ProgramCache::Counts program_counts() const { return programs_.counts(); }
   cl::Kernel kernel(const std::string& file, const std::string& name,
                     const std::string& options = "");
+  cl::Kernel kernel(const ProgramKey& program, const std::string& name) {
+    return kernel(program.file, name, program.options);
+  }
   // Builds from a source string (compile-time cases, tests); not cached.
   cl::Program build(const std::string& source, const std::string& options,
                     const std::string& label);
@@ -42,12 +54,12 @@ class Session {
   int size_class_;
   cl::Context context_;
   cl::CommandQueue queue_;
-  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+  ProgramCache programs_;  // last: its builders use the context
 };
 
 // The session opened by main (or a test). Throws std::logic_error if none is open.
 Session& session();
-void open_session(const cl::Device& device, DeviceInfo info, int size_class);
+void open_session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads = 0);
 void close_session();
 
 }  // namespace gb

@@ -57,6 +57,8 @@ class Gate {
 }  // namespace
 
 // The batch_lead kernel and its device seconds per step, measured on first use.
+ProgramKey batch_lead_program() { return {"support/batch_lead.cl", ""}; }
+
 struct Lead {
   cl::Kernel kernel;
   cl::Buffer out;
@@ -67,7 +69,7 @@ Lead& lead() {
   if (made) return *made;
   Lead l;
   auto& s = session();
-  l.kernel = s.kernel("support/batch_lead.cl", "batch_lead");
+  l.kernel = s.kernel(batch_lead_program(), "batch_lead");
   l.out = make_buffer(sizeof(float));
   GB_CL(l.kernel.setArg(0, l.out));
   GB_CL(l.kernel.setArg(2, 0.5f));

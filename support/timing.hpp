@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "cl.hpp"
+#include "program_cache.hpp"
 
 namespace gb {
 
@@ -48,6 +49,8 @@ struct BatchTime {
 // `lead_seconds` of device work (support's batch_lead kernel, not timed) run first, while the
 // runtime pushes the units queued behind it: about the previous batch's enqueue time.
 BatchTime run_batch(const Unit& unit, int units, double lead_seconds = 0);
+// The program run_batch's lead kernel comes from (built ahead with the cases').
+ProgramKey batch_lead_program();
 
 // The shortest sample: --min_sample_ms, and at least 1000x the device timer's resolution.
 double min_sample_seconds();

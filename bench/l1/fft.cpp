@@ -68,7 +68,14 @@ void add(const std::string& name, const Params& p) {
   if (why.empty() && fft::largest_work_group(p.problem, p.knobs) > gb::session().info().max_work_group_size)
     why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (!why.empty()) return gb::skip_variant(name, why);
-  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  // The round trip (verification) runs the opposite direction's pipeline.
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
+    fft::Problem back = p.problem;
+    back.dir = fft::opposite(p.problem.dir);
+    auto keys = fft::programs_1d(p.problem, p.knobs);
+    for (auto& key : fft::programs_1d(back, p.knobs)) keys.push_back(key);
+    return keys;
+  });
 }
 
 void register_fft() {

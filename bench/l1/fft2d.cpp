@@ -129,6 +129,26 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
   return pl;
 }
 
+// The programs make_pipeline builds, stage by stage, without building them.
+std::vector<gb::ProgramKey> programs(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split) {
+  fft::Knobs k;
+  k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);
+  fft::Knobs kc = shape == Shape::rows_cols ? k : cols_knobs;
+  kc.twiddle = k.twiddle;
+  switch (shape) {
+    case Shape::rows_transposed:
+      return {fft::rows_transposed_program(p.nx, p.ny * p.batch, p.dir, kc),
+              fft::rows_transposed_program(p.ny, p.nx * p.batch, p.dir, kc)};
+    case Shape::rows_cols_split:
+      return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(split, p.ny / split, 1, false, p.dir, kc, p.nx),
+              fft::cols_program(p.ny / split, split, split, true, p.dir, kc, p.nx)};
+    case Shape::pipeline4:
+      return {fft::rows_program(p.nx, p.dir, k), fft::transpose_program(), fft::rows_program(p.ny, p.dir, k)};
+    default:
+      return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(p.ny, p.nx, p.nx, false, p.dir, kc)};
+  }
+}
+
 struct Fixture {
   fft::Input input;
   cl::Buffer in, out, a, b, round_trip;
@@ -184,7 +204,14 @@ void add(const std::string& name, const Params& p) {
     }
   }
   if (!why.empty()) return gb::skip_variant(name, why);
-  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  // The round trip (verification) runs the opposite direction's pipeline.
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
+    fft::Problem back = p.problem;
+    back.dir = fft::opposite(p.problem.dir);
+    auto keys = programs(p.problem, p.shape, p.cols_knobs, p.split);
+    for (auto& key : programs(back, p.shape, p.cols_knobs, p.split)) keys.push_back(key);
+    return keys;
+  });
 }
 
 void register_fft2d() {

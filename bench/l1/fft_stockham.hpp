@@ -167,15 +167,19 @@ inline size_t rows_per_group(size_t n, const Knobs& k) {
   return rows;
 }
 
+// The program of fft_rows (twiddle mode resolved).
+inline gb::ProgramKey rows_program(size_t n, Dir dir, const Knobs& k) {
+  return {"l1/fft.cl", options(n, rows_radix_plan(n, k.radix), dir, k.twiddle) +
+                           " -DROWS_PER_GROUP=" + std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1"};
+}
+
 // fft_rows: `transforms` contiguous length-n transforms, in -> out.
 inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
                         const cl::Buffer& out) {
   const RadixPlan plan = rows_radix_plan(n, k.radix);
   const size_t rows = rows_per_group(n, k), threads = n / plan.radix;
   Stage s;
-  s.kernel = gb::session().kernel("l1/fft.cl", "fft_rows",
-                                  options(n, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=" + std::to_string(rows) +
-                                      " -DCOLS_PER_GROUP=1");
+  s.kernel = gb::session().kernel(rows_program(n, dir, k), "fft_rows");
   s.tables.push_back(local_table(n));
   GB_CL(s.kernel.setArg(0, in));
   GB_CL(s.kernel.setArg(1, out));
@@ -191,34 +195,51 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
 // interleave > 1: `interleave` transforms whose points lie interleave apart (the columns of a 2-D
 // array that wide, split into global passes): stride and ns count points of one transform, the
 // kernel's column index is then block * interleave + x, adjacent x adjacent in memory.
-inline Stage cols_stage(size_t p, size_t stride_points, size_t ns_points, size_t batch, bool twiddled, Dir dir,
-                        const Knobs& k, const cl::Buffer& in, const cl::Buffer& out, size_t interleave = 1) {
-  const RadixPlan plan = radix_plan(p, k.radix);
-  const size_t stride = stride_points * interleave, ns = ns_points * interleave;
+struct ColsShape {
+  RadixPlan plan;
+  size_t stride, ns, cols, pieces, threads;
+  bool contiguous;
+};
+inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, const Knobs& k, size_t interleave) {
+  ColsShape c{radix_plan(p, k.radix), stride_points * interleave, ns_points * interleave, 0, 0, 0, false};
   // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
   // By default as many columns as local memory holds; k.cols_per_group asks for more (or fewer),
   // local memory then holding them in `pieces` turns (not with the contiguous store).
-  const bool contiguous = ns == 1;
+  c.contiguous = c.ns == 1;
   const size_t fit = local_points() / p;
-  const size_t cols = k.cols_per_group ? k.cols_per_group : std::min({stride, fit, ns > 1 ? ns : stride});
-  const size_t pieces = fit == 0 ? 0 : std::max<size_t>(1, cols / fit), threads = p / plan.radix;
-  if (cols == 0 || pieces == 0 || stride % cols != 0 || (ns > 1 && ns < cols) || cols % pieces != 0 ||
-      (contiguous && pieces > 1) || (interleave & (interleave - 1)))
-    throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(stride) +
-                           " cols=" + std::to_string(cols));
-  Stage s;
+  c.cols = k.cols_per_group ? k.cols_per_group : std::min({c.stride, fit, c.ns > 1 ? c.ns : c.stride});
+  c.pieces = fit == 0 ? 0 : std::max<size_t>(1, c.cols / fit);
+  c.threads = p / c.plan.radix;
+  if (c.cols == 0 || c.pieces == 0 || c.stride % c.cols != 0 || (c.ns > 1 && c.ns < c.cols) || c.cols % c.pieces != 0 ||
+      (c.contiguous && c.pieces > 1) || (interleave & (interleave - 1)))
+    throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(c.stride) +
+                           " cols=" + std::to_string(c.cols));
+  return c;
+}
+
+// The program of fft_cols (arguments as cols_stage's).
+inline gb::ProgramKey cols_program(size_t p, size_t stride_points, size_t ns_points, bool twiddled, Dir dir,
+                                   const Knobs& k, size_t interleave = 1) {
+  const ColsShape c = cols_shape(p, stride_points, ns_points, k, interleave);
   // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256 on the
   // H200); wider groups need the register budget capped to 65536 / group size.
-  const size_t group = threads * cols;
+  const size_t group = c.threads * c.cols;
   std::string nv_registers;
   if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
     nv_registers = " -cl-nv-maxrregcount=" + std::to_string(65536 / group);
-  s.kernel = gb::session().kernel(
-      "l1/fft.cl", "fft_cols",
-      options(p, plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(cols) +
-          " -DPIECES=" + std::to_string(pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
-          " -DSTORE_CONTIGUOUS=" + (contiguous ? "1" : "0") +
-          (interleave > 1 ? " -DINTERLEAVE_LOG2=" + std::to_string(log2_of(interleave)) : std::string()) + nv_registers);
+  return {"l1/fft.cl",
+          options(p, c.plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(c.cols) +
+              " -DPIECES=" + std::to_string(c.pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
+              " -DSTORE_CONTIGUOUS=" + (c.contiguous ? "1" : "0") +
+              (interleave > 1 ? " -DINTERLEAVE_LOG2=" + std::to_string(log2_of(interleave)) : std::string()) + nv_registers};
+}
+
+inline Stage cols_stage(size_t p, size_t stride_points, size_t ns_points, size_t batch, bool twiddled, Dir dir,
+                        const Knobs& k, const cl::Buffer& in, const cl::Buffer& out, size_t interleave = 1) {
+  const ColsShape c = cols_shape(p, stride_points, ns_points, k, interleave);
+  const size_t stride = c.stride, ns = c.ns, cols = c.cols, threads = c.threads;
+  Stage s;
+  s.kernel = gb::session().kernel(cols_program(p, stride_points, ns_points, twiddled, dir, k, interleave), "fft_cols");
   const size_t period = ns_points * p;  // of the inter-pass twiddle: within one transform
   s.tables.push_back(local_table(p));
   s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
@@ -256,17 +277,21 @@ inline RowsTShape rows_t_shape(size_t n, size_t transforms, const Knobs& k) {
     throw std::logic_error("fft_rows_t: no row blocking for n=" + std::to_string(n) + " rows=" + std::to_string(s.rows));
   return s;
 }
-inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
-                                   const cl::Buffer& out) {
+inline gb::ProgramKey rows_transposed_program(size_t n, size_t transforms, Dir dir, const Knobs& k) {
   const RowsTShape sh = rows_t_shape(n, transforms, k);
   const size_t group = n / sh.plan.radix * sh.rows;
   std::string nv_registers;
   if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
     nv_registers = " -cl-nv-maxrregcount=" + std::to_string(65536 / group);
+  return {"l1/fft.cl", options(n, sh.plan, dir, k.twiddle) + " -DROWS_T=1 -DROWS_PER_GROUP=" +
+                           std::to_string(sh.rows) + " -DPIECES=" + std::to_string(sh.pieces) + nv_registers};
+}
+inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
+                                   const cl::Buffer& out) {
+  const RowsTShape sh = rows_t_shape(n, transforms, k);
+  const size_t group = n / sh.plan.radix * sh.rows;
   Stage s;
-  s.kernel = gb::session().kernel("l1/fft.cl", "fft_rows_t",
-                                  options(n, sh.plan, dir, k.twiddle) + " -DROWS_T=1 -DROWS_PER_GROUP=" +
-                                      std::to_string(sh.rows) + " -DPIECES=" + std::to_string(sh.pieces) + nv_registers);
+  s.kernel = gb::session().kernel(rows_transposed_program(n, transforms, dir, k), "fft_rows_t");
   s.tables.push_back(local_table(n));
   GB_CL(s.kernel.setArg(0, in));
   GB_CL(s.kernel.setArg(1, out));
@@ -279,11 +304,13 @@ inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const K
 
 // fft_transpose: batch images of height x width -> width x height.
 constexpr size_t kTile = 32, kTileRows = 8;
+inline gb::ProgramKey transpose_program() {
+  return {"l1/fft.cl", "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows)};
+}
 inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl::Buffer& in,
                              const cl::Buffer& out) {
   Stage s;
-  s.kernel = gb::session().kernel("l1/fft.cl", "fft_transpose",
-                                  "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows));
+  s.kernel = gb::session().kernel(transpose_program(), "fft_transpose");
   GB_CL(s.kernel.setArg(0, in));
   GB_CL(s.kernel.setArg(1, out));
   GB_CL(s.kernel.setArg(2, static_cast<cl_uint>(width)));
@@ -353,6 +380,20 @@ inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, con
     src = dst;
   }
   return pl;
+}
+
+// The programs pipeline_1d builds, without building them.
+inline std::vector<gb::ProgramKey> programs_1d(const Problem& p, Knobs k) {
+  k.twiddle = twiddle_for(p.nx, k.twiddle);
+  const auto lens = global_passes(p.nx);
+  if (lens.size() == 1) return {rows_program(p.nx, p.dir, k)};
+  std::vector<gb::ProgramKey> keys;
+  size_t ns = 1;
+  for (size_t len : lens) {
+    keys.push_back(cols_program(len, p.nx / len, ns, ns > 1, p.dir, k));
+    ns *= len;
+  }
+  return keys;
 }
 
 }  // namespace fft

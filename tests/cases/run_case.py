@@ -21,7 +21,9 @@ def main():
         # Verification is what these tests are for: the fewest samples the engine allows.
         cmd = [gpu_bench, "--size=1", "--warmup_s=0", "--min_sample_ms=1", "--min_samples=3",
                "--max_noise=100", "--max_time=0.01", "--progress=0", "--benchmark_filter=" + pattern,
-               "--benchmark_out=" + out, "--benchmark_out_format=json"] + extra
+               "--benchmark_out=" + out, "--benchmark_out_format=json",
+               # one builder: each benchmark's declared program list is checked to be complete
+               "--build_threads=1"] + extra
         print(" ".join(cmd), flush=True)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         print(proc.stdout)
@@ -45,6 +47,10 @@ def main():
             failures.append(b["name"] + ": not verified (no rel_error/margin counters)")
         elif not b["rel_error"] <= b["margin"]:
             failures.append("%s: rel_error %g > margin %g" % (b["name"], b["rel_error"], b["margin"]))
+    programs = json.loads(run["context"].get("programs", "{}"))
+    if programs.get("undeclared", 0) != 0:
+        failures.append("%d programs built but not in their benchmark's program list "
+                        "(GPU_BENCH_PHASES=1 names them)" % programs["undeclared"])
     for f in failures:
         print("FAIL:", f)
     print("%d benchmarks, %d verified" % (len(benchmarks), len(benchmarks) - len(failures)))
