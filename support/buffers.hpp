@@ -23,6 +23,30 @@ cl::Buffer upload(const std::vector<T>& host, cl_mem_flags flags = CL_MEM_READ_W
 template <typename T>
 std::vector<T> fresh_vector(size_t n);
 
+// Read-only view of host memory: what read_back returns, and what checks accept beside vectors.
+template <typename T>
+struct HostSpan {
+  const T* ptr = nullptr;
+  size_t count = 0;
+  const T* data() const { return ptr; }
+  size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  const T& operator[](size_t i) const { return ptr[i]; }
+  const T* begin() const { return ptr; }
+  const T* end() const { return ptr + count; }
+};
+
+// A buffer's contents in the session's pinned staging memory of `slot`: at PCIe speed, with no
+// host pages allocated, zeroed and freed per read (a 1 GiB vector costs more than its read).
+// Valid until the next read_back into the same slot; use distinct slots for outputs compared
+// together.
+template <typename T>
+HostSpan<T> read_back(const cl::Buffer& b, size_t count, int slot = 0, size_t offset_elements = 0) {
+  void* host = session().staging(slot, count * sizeof(T));
+  GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T), count * sizeof(T), host));
+  return {static_cast<const T*>(host), count};
+}
+
 template <typename T>
 std::vector<T> download(const cl::Buffer& b, size_t count, size_t offset_elements = 0) {
   std::vector<T> host = fresh_vector<T>(count);

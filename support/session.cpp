@@ -1,6 +1,7 @@
 // Session: context, queue, program cache with build logs.
 #include "session.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cl_error.hpp"
@@ -56,6 +57,31 @@ cl::Kernel Session::kernel(const std::string& file, const std::string& name,
   if (err != CL_SUCCESS)
     throw ClError(__FILE__, __LINE__, "cl::Kernel(" + file + ", " + name + ")", err);
   return k;
+}
+
+Session::~Session() {
+  for (auto& [slot, s] : staging_) unmap(s);
+}
+
+void Session::unmap(Staging& s) {
+  if (!s.host) return;
+  queue_.enqueueUnmapMemObject(s.buffer, s.host);
+  queue_.finish();
+  s = Staging{};
+}
+
+void* Session::staging(int slot, size_t bytes) {
+  Staging& s = staging_[slot];
+  if (s.bytes >= bytes && s.host) return s.host;
+  unmap(s);
+  cl_int err = CL_SUCCESS;
+  s.buffer = cl::Buffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr, &err);
+  GB_CL(err);
+  s.host = queue_.enqueueMapBuffer(s.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, std::max<size_t>(bytes, 1),
+                                   nullptr, nullptr, &err);
+  GB_CL(err);
+  s.bytes = bytes;
+  return s.host;
 }
 
 size_t Session::kernel_work_group_size(const cl::Kernel& kernel) const {

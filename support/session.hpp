@@ -21,6 +21,7 @@ class Session {
  public:
   // build_threads: background program builders (0: every program built when first asked for).
   Session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads = 0);
+  ~Session();
 
   const DeviceInfo& info() const { return info_; }
   int size_class() const { return size_class_; }
@@ -45,6 +46,10 @@ class Session {
   cl::Program build(const std::string& source, const std::string& options,
                     const std::string& label);
 
+  // Pinned host memory of at least `bytes` for read-backs, one per slot, mapped while the session
+  // lasts (grown when a larger one is asked for): reads at PCIe speed without host allocations.
+  void* staging(int slot, size_t bytes);
+
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work group this kernel can run on this device.
   size_t kernel_work_group_size(const cl::Kernel& kernel) const;
 
@@ -54,6 +59,13 @@ class Session {
   int size_class_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  struct Staging {
+    cl::Buffer buffer;
+    void* host = nullptr;
+    size_t bytes = 0;
+  };
+  std::map<int, Staging> staging_;
+  void unmap(Staging& s);
   ProgramCache programs_;  // last: its builders use the context
 };
 

@@ -56,16 +56,16 @@ double relative_l2(const G* got, const W* want, size_t n) {
 
 double scaled_margin(double margin);
 
-template <typename G, typename W>
-Check check_relative(const std::vector<G>& got, const std::vector<W>& want, double margin,
-                     const std::string& what) {
+// got and want: std::vector or HostSpan.
+template <typename Got, typename Want = Got>
+Check check_relative(const Got& got, const Want& want, double margin, const std::string& what) {
   if (got.size() != want.size()) return {INFINITY, scaled_margin(margin), what + " (size mismatch)"};
   return {relative_l2(got.data(), want.data(), got.size()), scaled_margin(margin), what};
 }
 
 // Bit-exact comparison (integers, copies). Margin 0: a single mismatch fails.
-template <typename T>
-Check check_exact(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+template <typename Got, typename Want = Got>
+Check check_exact(const Got& got, const Want& want, const std::string& what) {
   if (got.size() != want.size()) return {INFINITY, 0, what + " (size mismatch)"};
   const size_t blocks = (got.size() + kVerifyBlock - 1) / kVerifyBlock;
   std::vector<size_t> bad(blocks);

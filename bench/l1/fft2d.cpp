@@ -171,9 +171,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
 
 // ---- verification against reference/fft (Eigen, row then column transforms), and the round trip
 gb::Check verify(const Fixture& fx, const Params& p) {
-  auto output = gb::download<float>(fx.out, 2 * p.problem.points());
+  const auto output = gb::read_back<float>(fx.out, 2 * p.problem.points(), 0);
   fx.back.run_once();
-  auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
+  const auto round_trip = gb::read_back<float>(fx.round_trip, 2 * p.problem.points(), 1);
   return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::twiddle_for(p.problem.nx, fft::Twiddle::automatic)));
 }
 

@@ -142,8 +142,9 @@ inline const std::vector<double>& expected_transform(const Problem& p, const std
 }
 
 // Device output of the sampled members against Eigen's FFT (in double) of the same input.
-inline gb::Check check_transform(const Problem& p, const std::vector<float>& input,
-                                 const std::vector<float>& output, Accuracy a) {
+// Output: a std::vector<float> or a gb::HostSpan<float> (a read-back).
+template <typename Output>
+gb::Check check_transform(const Problem& p, const std::vector<float>& input, const Output& output, Accuracy a) {
   const std::string what = std::string(dir_name(p.dir)) + " transform vs Eigen FFT";
   if (p.is_2d()) return gb::check_relative(output, expected_transform(p, input), margin(p, a), what);
   const auto which = sampled_members(p);
@@ -156,16 +157,17 @@ inline gb::Check check_transform(const Problem& p, const std::vector<float>& inp
 
 // The opposite transform (scaled so the pair is the identity) applied to the output gives the
 // input back: two transforms' worth of error.
-inline gb::Check check_round_trip(const Problem& p, const std::vector<float>& input,
-                                  const std::vector<float>& round_trip, Accuracy a) {
+template <typename Output>
+gb::Check check_round_trip(const Problem& p, const std::vector<float>& input, const Output& round_trip, Accuracy a) {
   return gb::check_relative(round_trip, input, 2 * margin(p, a),
                             std::string(dir_name(p.dir)) + " then " + dir_name(opposite(p.dir)) +
                                 " round trip vs input");
 }
 
 // Both checks, worst one reported.
-inline gb::Check check_all(const Problem& p, const std::vector<float>& input, const std::vector<float>& output,
-                           const std::vector<float>& round_trip, Accuracy a) {
+template <typename Output>
+gb::Check check_all(const Problem& p, const std::vector<float>& input, const Output& output, const Output& round_trip,
+                    Accuracy a) {
   return gb::worst({check_transform(p, input, output, a), check_round_trip(p, input, round_trip, a)});
 }
 
