@@ -154,7 +154,17 @@ __attribute__((format(printf, 1, 2))) void warn(const char* format, ...) {
   progress().note(line);
 }
 
+std::map<std::string, MetricKinds>& metric_kinds_by_name() {
+  static std::map<std::string, MetricKinds> kinds;
+  return kinds;
+}
+
 }  // namespace
+
+const MetricKinds* metric_kinds(const std::string& benchmark_name) {
+  auto it = metric_kinds_by_name().find(benchmark_name);
+  return it == metric_kinds_by_name().end() ? nullptr : &it->second;
+}
 
 Result measure(benchmark::State& state, const Measurement& m) {
   const std::string& name = current_benchmark_name();
@@ -207,6 +217,14 @@ Result measure(benchmark::State& state, const Measurement& m) {
   for (const auto& [key, per_unit_amount] : m.rates_) state.counters[key] = Counter(per_unit_amount, Counter::kIsRate);
   for (const auto& [key, value] : m.counters_) state.counters[key] = value;
   if (m.copy_fraction_) state.counters["copy_fraction"] = gb::copy_fraction(w.bytes(), stats.median);
+  MetricKinds kinds;
+  if (w.flops() > 0) kinds.metrics.push_back("flop_per_second");
+  if (w.bytes() > 0) kinds.metrics.push_back("bytes_per_second");
+  if (w.items() > 0) kinds.metrics.push_back("items_per_second");
+  for (const auto& rate : m.rates_) kinds.metrics.push_back(rate.first);
+  kinds.primary = !m.primary_.empty() ? m.primary_ : kinds.metrics.empty() ? "real_time" : kinds.metrics.front();
+  if (m.copy_fraction_) kinds.metrics.push_back("copy_fraction");
+  metric_kinds_by_name()[name] = kinds;
   state.counters["batch"] = batch;
   state.counters["samples"] = static_cast<double>(stats.n);
   state.counters["noise"] = std::isfinite(stats.noise) ? stats.noise : 1.0;

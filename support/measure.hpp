@@ -75,6 +75,9 @@ class Measurement {
   // Reports copy_fraction: the declared bytes per second over the device's copy bandwidth
   // (support/copy_bandwidth), the yardstick of memory-bound cases.
   Measurement& copy_fraction() { copy_fraction_ = true; return *this; }
+  // The metric a dashboard or gate follows (a rate's counter name, or "real_time"); by default
+  // flop_per_second, else bytes_per_second, else items_per_second, else the first rate, else time.
+  Measurement& primary(const std::string& metric) { primary_ = metric; return *this; }
   // Units that may be batched at most (host work that cannot repeat more often).
   Measurement& max_batch(int units) { max_batch_ = units; return *this; }
 
@@ -88,7 +91,17 @@ class Measurement {
   std::vector<std::pair<std::string, double>> counters_, rates_;
   int max_batch_ = 1 << 20;
   bool copy_fraction_ = false;
+  std::string primary_;
 };
+
+// What a benchmark's counters mean to result tools: its primary metric and its metric counters
+// (rates, copy_fraction); every other counter (batch, samples, noise, margin, passes...) describes
+// the measurement or the configuration and is not gated. Recorded by measure(), per benchmark name.
+struct MetricKinds {
+  std::string primary;               // a counter name, or "real_time" (lower is better)
+  std::vector<std::string> metrics;  // higher is better
+};
+const MetricKinds* metric_kinds(const std::string& benchmark_name);
 
 // What the harness measured, for counters a case derives itself.
 struct Result {

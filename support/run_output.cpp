@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "context.hpp"
+#include "measure.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
 
@@ -54,7 +55,35 @@ std::string RunRecorder::render(const std::string& format) const {
   if (context_) reporter->ReportContext(*context_);
   if (!runs_.empty()) reporter->ReportRuns(runs_);
   reporter->Finalize();
-  return format == "json" ? strict_json_text(out.str()) : out.str();
+  return format == "json" ? with_metric_kinds(strict_json_text(out.str())) : out.str();
+}
+
+// Google Benchmark's JSON, with each benchmark's primary_metric and metrics (support/measure.hpp's
+// MetricKinds) after its run_type line: 1.7.1 writes one field per line, run_name before run_type.
+std::string with_metric_kinds(const std::string& json) {
+  std::istringstream in(json);
+  std::string out, line, run_name;
+  const std::string name_key = "\"run_name\": \"", suffix = "/manual_time";
+  while (std::getline(in, line)) {
+    out += line + "\n";
+    const auto at = line.find(name_key);
+    if (at != std::string::npos) {
+      run_name = line.substr(at + name_key.size());
+      run_name = run_name.substr(0, run_name.rfind('"'));
+      if (run_name.size() > suffix.size() && run_name.compare(run_name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        run_name.resize(run_name.size() - suffix.size());
+      continue;
+    }
+    if (run_name.empty() || line.find("\"run_type\": ") == std::string::npos) continue;
+    const std::string indent = line.substr(0, line.find('"'));
+    if (const MetricKinds* kinds = metric_kinds(run_name)) {
+      out += indent + "\"primary_metric\": \"" + kinds->primary + "\",\n" + indent + "\"metrics\": [";
+      for (size_t i = 0; i < kinds->metrics.size(); ++i) out += (i ? ", \"" : "\"") + kinds->metrics[i] + "\"";
+      out += "],\n";
+    }
+    run_name.clear();
+  }
+  return out;
 }
 
 static std::string folder_of(const std::string& path) {

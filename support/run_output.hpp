@@ -29,6 +29,9 @@ class RunRecorder : public benchmark::BenchmarkReporter {
   std::vector<Run> runs_;
 };
 
+// JSON text of Google Benchmark's reporter with each benchmark's primary_metric and metrics added.
+std::string with_metric_kinds(const std::string& json);
+
 // Whether `path` can be written as an output file (its folder exists and is writable, and an
 // existing file is writable); the reason when not.
 std::string unwritable_reason(const std::string& path);
