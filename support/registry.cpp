@@ -52,6 +52,7 @@ struct PendingBenchmark {
   std::string name;
   Body body;
   ProgramList programs;
+  DefaultRun in_default_run;
 };
 static std::vector<PendingBenchmark>& pending() {
   static std::vector<PendingBenchmark> list;
@@ -89,16 +90,17 @@ size_t register_all_cases(bool whole_sweeps) {
     }
   }
   std::map<std::string, bool> sweep_has_default;  // sweep (name without its wg:) -> a shape kept
-  for (const auto& [name, body, programs] : pending()) {
+  for (const auto& [name, body, programs, by_default] : pending()) {
     const auto sweep = split_work_group(name).first;
     if (!sweep.empty()) sweep_has_default[sweep] = sweep_has_default[sweep] || in_default_set(name);
   }
   size_t left_out = 0;
   std::map<std::string, bool> first_taken;
-  for (const auto& [name, body, programs] : pending()) {
+  for (const auto& [name, body, programs, by_default] : pending()) {
     const auto sweep = split_work_group(name).first;
-    bool run = whole_sweeps || in_default_set(name);
-    if (!run && !sweep_has_default[sweep] && !first_taken[sweep]) run = first_taken[sweep] = true;
+    bool run = whole_sweeps || (in_default_set(name) && by_default == DefaultRun::yes);
+    if (!run && by_default == DefaultRun::yes && !sweep_has_default[sweep] && !first_taken[sweep])
+      run = first_taken[sweep] = true;
     if (!run) {
       ++left_out;
       continue;
@@ -113,8 +115,8 @@ size_t register_all_cases(bool whole_sweeps) {
 
 const std::string& current_benchmark_name() { return g_current; }
 
-void add_benchmark(const std::string& name, Body body, ProgramList programs) {
-  pending().push_back({name, std::move(body), std::move(programs)});
+void add_benchmark(const std::string& name, Body body, ProgramList programs, DefaultRun in_default_run) {
+  pending().push_back({name, std::move(body), std::move(programs), in_default_run});
 }
 
 std::vector<ProgramKey> selected_programs() {

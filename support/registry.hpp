@@ -25,12 +25,16 @@ using ProgramList = std::function<std::vector<ProgramKey>()>;
 // Recorded here; register_all_cases hands the run's set to Google Benchmark.
 // `programs`, where given, lists what its set-up builds (a missing or wrong list costs time only:
 // anything not built ahead is built when asked for).
-void add_benchmark(const std::string& name, Body body, ProgramList programs = {});
+// A sweep point outside the representative set (DefaultRun::no) runs only with --all_sweeps or a
+// --benchmark_filter, as the work-group shapes outside the default set do.
+enum class DefaultRun { yes, no };
+void add_benchmark(const std::string& name, Body body, ProgramList programs = {}, DefaultRun in_default_run = DefaultRun::yes);
 
 // The programs of the selected benchmarks, in run order, each once.
 std::vector<ProgramKey> selected_programs();
 
-// Whether a benchmark is in the default run: every benchmark without a wg: axis; of a work-group
+// Whether a name is in the default run: every benchmark without a wg: axis (unless its case left
+// it out with DefaultRun::no); of a work-group
 // sweep, the driver's choice (wg:auto) and the 256-item shapes 256, 256x1, 16x16, 256x1x1 and
 // 8x8x4 (a sweep with none of those keeps its first shape). With --all_sweeps, or with any
 // --benchmark_filter, every shape runs.

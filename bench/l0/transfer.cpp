@@ -40,6 +40,13 @@ std::vector<size_t> transfer_sizes(int size_class) {
   return sizes;
 }
 
+// The default run's representative sizes, of 10 at size 3: latency (4 KiB), the knee (1 MiB) and
+// bandwidth (the largest). Each host-timed size takes about a second; --all_sweeps runs them all.
+gb::DefaultRun in_default_run(size_t bytes, int size_class) {
+  const bool kept = bytes == 4096 || bytes == (size_t(1) << 20) || bytes == transfer_sizes(size_class).back();
+  return kept ? gb::DefaultRun::yes : gb::DefaultRun::no;
+}
+
 // Random words, fast enough for 1 GiB (splitmix64).
 std::vector<uint32_t> random_words(size_t n, uint64_t seed) {
   std::vector<uint32_t> v(n);
@@ -160,7 +167,7 @@ void register_transfer() {
         if (bytes > max_alloc)
           gb::skip_variant(name, "transfer above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
         else
-          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, {}, in_default_run(bytes, size));
       }
 }
 GB_CASE(register_transfer);

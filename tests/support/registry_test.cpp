@@ -40,4 +40,22 @@ TEST(DefaultSet, KeepsTheDriverChoiceAndThe256ItemShapes) {
   EXPECT_FALSE(gb::in_default_set("L1/BoxFilter/naive/wg:2560x1/size:3"));
 }
 
+// Registers into this test process's Google Benchmark (nothing is run): the default run leaves
+// out the shapes outside the default set and the points a case marks DefaultRun::no, and names
+// the selected benchmarks' programs once each, in registration order.
+TEST(DefaultSet, LeavesOutMarkedPointsAndListsSelectedPrograms) {
+  const gb::Body body = [](benchmark::State&) {};
+  auto programs = [](std::vector<gb::ProgramKey> keys) { return [keys] { return keys; }; };
+  gb::add_benchmark("T/Case/a/size:1", body, programs({{"t.cl", "-DA"}}));
+  gb::add_benchmark("T/Case/b/size:1", body, programs({{"t.cl", "-DB"}, {"t.cl", "-DA"}}), gb::DefaultRun::no);
+  gb::add_benchmark("T/Case/c/wg:64/size:1", body, programs({{"t.cl", "-DC"}}));
+  gb::add_benchmark("T/Case/c/wg:256/size:1", body, programs({{"t.cl", "-DD"}}));
+  EXPECT_EQ(gb::register_all_cases(false), 2u);
+  EXPECT_EQ(gb::selected_benchmark_count(), 2);
+  const auto keys = gb::selected_programs();
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].options, "-DA");
+  EXPECT_EQ(keys[1].options, "-DD");
+}
+
 }  // namespace
