@@ -29,10 +29,13 @@ std::optional<size_t> steady_index(const std::vector<double>& rates, double tole
 static constexpr int kChains = 8, kSteps = 256;
 static constexpr double kFlopsPerItem = 2.0 * 4 * kChains * kSteps;
 
+ProgramKey clock_ramp_program() {
+  return {"support/clock_ramp.cl", "-DCHAINS=" + std::to_string(kChains) + " -DSTEPS=" + std::to_string(kSteps)};
+}
+
 RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print) {
   auto& s = session();
-  const std::string options = "-DCHAINS=" + std::to_string(kChains) + " -DSTEPS=" + std::to_string(kSteps);
-  cl::Kernel kernel = s.kernel("support/clock_ramp.cl", "clock_ramp", options);
+  cl::Kernel kernel = s.kernel(clock_ramp_program(), "clock_ramp");
   const size_t local = std::min<size_t>(256, s.kernel_work_group_size(kernel));
   auto run = [&](size_t groups, cl::Buffer& out) {
     GB_CL(kernel.setArg(0, out));

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "program_cache.hpp"
+
 namespace gb {
 
 struct RampSample {
@@ -34,6 +36,7 @@ std::optional<size_t> steady_index(const std::vector<double>& rates, double tole
 // boosting is not taken for the steady one (the warm-up); otherwise runs for `seconds` (the
 // --clock_ramp diagnostic). With print, every sample is printed as it is taken.
 RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print);
+ProgramKey clock_ramp_program();  // the warm-up's (first in the programs built ahead)
 
 // [[t, flop/s], ...] for the JSON context.
 std::string ramp_timeline_json(const RampResult& r);

@@ -190,7 +190,8 @@ int run(int argc, char** argv) {
 
   // Compiling starts now, during the warm-up, in run order.
   if (!listing) {
-    std::vector<gb::ProgramKey> programs{gb::batch_lead_program(), gb::copy_bandwidth_program()};
+    std::vector<gb::ProgramKey> programs{gb::clock_ramp_program(), gb::batch_lead_program(),
+                                         gb::copy_bandwidth_program()};
     for (auto& key : gb::selected_programs()) programs.push_back(std::move(key));
     gb::session().build_ahead(programs);
   }

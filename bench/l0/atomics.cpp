@@ -62,19 +62,20 @@ struct Fixture {
   cl::Buffer counters;
 };
 
-std::string build_options(Type t, uint32_t iters) {
-  std::string o = std::string("-D") + define_of(t) + " -DITERS=" + std::to_string(iters) + " -DGROUP=" + std::to_string(kGroup);
-  if (t == Type::float_native) {
+// The one program of a configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  std::string o = std::string("-D") + define_of(p.type) + " -DITERS=" + std::to_string(p.iters()) +
+                  " -DGROUP=" + std::to_string(kGroup);
+  if (p.type == Type::float_native) {
     const auto& c = gb::session().info().opencl_c_version;  // "OpenCL C 3.0 ..." or "OpenCL C 2.0 ..."
     o += c.rfind("OpenCL C 3", 0) == 0 ? " -cl-std=CL3.0" : " -cl-std=CL2.0";
   }
-  return o;
+  return {"l0/atomics.cl", o};
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
-  fx->kernel = gb::session().kernel("l0/atomics.cl", p.space == Space::global ? "atomics_global" : "atomics_local",
-                                    build_options(p.type, p.iters()));
+  fx->kernel = gb::session().kernel(program_of(p), p.space == Space::global ? "atomics_global" : "atomics_local");
   gb::require_work_group(fx->kernel, kGroup);
   fx->counters = gb::make_buffer(p.counters() * 4);
   GB_CL(fx->kernel.setArg(0, fx->counters));
@@ -94,9 +95,9 @@ gb::Check verify(Fixture& fx, const Params& p) {
   GB_CL(q.finish());
   const auto want = p.space == Space::global ? ref::atomic_global_sums(p.work_items(), p.addresses(), p.iters())
                                              : ref::atomic_local_sums(p.work_items(), kGroup, p.addresses(), p.iters());
-  if (p.type == Type::int32) return gb::check_exact(gb::download<int32_t>(fx.counters, p.counters()), want, "int sums");
+  if (p.type == Type::int32) return gb::check_exact(gb::read_back<int32_t>(fx.counters, p.counters()), want, "int sums");
   // Integer-valued floats below 2^24 add exactly in any order: the margin only allows rounding.
-  return gb::check_relative(gb::download<float>(fx.counters, p.counters()), want, 1e-6, "float sums");
+  return gb::check_relative(gb::read_back<float>(fx.counters, p.counters()), want, 1e-6, "float sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -146,7 +147,8 @@ void register_atomics() {
         else if (!group_fits)
           gb::skip_variant(name, "needs a work group of 256");
         else
-          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                            [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
       }
     }
 }

@@ -66,7 +66,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   GB_CL(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCheckItems)));
   const auto want = p.long_program ? ref::compile_time_long(kCheckItems, fx.last_salt, 10 * p.tens())
                                    : ref::compile_time_short(kCheckItems, fx.last_salt);
-  return gb::check_exact(gb::download<uint32_t>(out, kCheckItems), want, "built kernel's output");
+  return gb::check_exact(gb::read_back<uint32_t>(out, kCheckItems), want, "built kernel's output");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------

@@ -81,7 +81,8 @@ struct Fixture {
   cl::NDRange global, local;
 };
 
-std::string build_options(const Params& p) {
+// The one program of a configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
   std::string o = "-DTYPE=" + p.vector_type() + " -DSCALAR=" + p.type->scalar + " -DWIDTH=" +
                   std::to_string(p.width) + " -DCHAINS=" + std::to_string(p.chains()) +
                   " -DUNROLL=" + std::to_string(p.unroll());
@@ -93,14 +94,14 @@ std::string build_options(const Params& p) {
   }
   if (p.type->bits == 64) o += " -DUSE_FP64";
   if (p.type->bits == 16 && p.type->kind == Kind::floating) o += " -DUSE_FP16 -DARG=float";
-  return o;
+  return {"l0/compute_peak.cl", o};
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   fx->work_items = work_items(p.size_class);
-  fx->kernel = s.kernel("l0/compute_peak.cl", "compute_peak", build_options(p));
+  fx->kernel = s.kernel(program_of(p), "compute_peak");
   gb::require_work_group(fx->kernel, p.wg.size());
   fx->out = gb::make_buffer(fx->work_items * p.type->bits / 8);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
@@ -281,7 +282,8 @@ void register_compute_peak() {
         gb::skip_variant(name, why);
         continue;
       }
-      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
     }
   // The seed's shape question on a compute-bound kernel: float4 over 1-D work-group sizes. Shapes
   // within the device's limits are registered; one above the kernel's own limit skips at run time.
@@ -297,7 +299,8 @@ void register_compute_peak() {
       gb::skip_variant(name, "work group above the device's limit of " + std::to_string(d.max_work_group_size));
       continue;
     }
-    gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+    gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                      [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
   }
 }
 GB_CASE(register_compute_peak);

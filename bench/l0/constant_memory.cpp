@@ -29,12 +29,16 @@ struct Fixture {
   cl::Buffer in, out;
 };
 
+// The one program of a configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  return {"l0/constant_memory.cl", "-DCONST_WORDS=" + std::to_string(kWords) + " -DUNROLL=" +
+                                       std::to_string(kUnroll) + (p.divergent ? " -DDIVERGENT" : "")};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
-  std::string options = "-DCONST_WORDS=" + std::to_string(kWords) + " -DUNROLL=" + std::to_string(kUnroll) +
-                        (p.divergent ? " -DDIVERGENT" : "");
-  fx->kernel = s.kernel("l0/constant_memory.cl", "constant_memory_read", options);
+  fx->kernel = s.kernel(program_of(p), "constant_memory_read");
   fx->group = std::min({kGroupSize, s.kernel_work_group_size(fx->kernel), s.info().max_work_item_sizes[0]});
   fx->work_items = s.info().compute_units * kGroupsPerCU * fx->group;
   fx->table = gb::random_vector<float>(kWords, 31);
@@ -50,7 +54,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   const auto per_lid = ref::constant_read_sums(fx.table, p.layout(), fx.group);
   std::vector<float> want(fx.work_items);
   for (size_t gid = 0; gid < fx.work_items; ++gid) want[gid] = per_lid[gid % fx.group];
-  return gb::check_relative(gb::download<float>(fx.out, fx.work_items), want, 1e-6, "constant sums");
+  return gb::check_relative(gb::read_back<float>(fx.out, fx.work_items), want, 1e-6, "constant sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -77,7 +81,8 @@ void register_constant_memory() {
     if (max_constant < kWords * sizeof(float))
       gb::skip_variant(name, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE below 16 KiB");
     else
-      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
   }
 }
 GB_CASE(register_constant_memory);

@@ -61,6 +61,9 @@ struct Fixture {
   }
 };
 
+// The one program of every configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program() { return {"l0/enqueue_overhead.cl", "-DSTAGE_STEPS=" + std::to_string(kStageSteps)}; }
+
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -72,16 +75,15 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   } else {
     fx->queue = s.queue();
   }
-  const std::string options = "-DSTAGE_STEPS=" + std::to_string(kStageSteps);
   fx->launches = gb::make_buffer((1 + kStages) * sizeof(cl_uint));
   GB_CL(fx->queue.enqueueFillBuffer(fx->launches, cl_uint(0), 0, (1 + kStages) * sizeof(cl_uint)));
   fx->out = gb::make_buffer(kStages * p.stage_items() * sizeof(float));
   GB_CL(fx->queue.enqueueFillBuffer(fx->out, cl_uchar(0xFF), 0, kStages * p.stage_items() * sizeof(float)));
-  fx->empty = s.kernel("l0/enqueue_overhead.cl", "enqueue_overhead_empty", options);
+  fx->empty = s.kernel(program(), "enqueue_overhead_empty");
   GB_CL(fx->empty.setArg(0, fx->launches));
   for (int st = 0; st < kStages; ++st) {
     // One kernel object per stage, its arguments set once: the loop only enqueues.
-    fx->stages[st] = s.kernel("l0/enqueue_overhead.cl", "enqueue_overhead_stage", options);
+    fx->stages[st] = s.kernel(program(), "enqueue_overhead_stage");
     GB_CL(fx->stages[st].setArg(0, fx->out));
     GB_CL(fx->stages[st].setArg(1, fx->launches));
     GB_CL(fx->stages[st].setArg(2, static_cast<cl_uint>(st)));
@@ -229,7 +231,8 @@ void register_enqueue_overhead() {
     if (p.out_of_order && !ooo)
       gb::skip_variant(name, "no out-of-order host queues (CL_DEVICE_QUEUE_PROPERTIES)");
     else
-      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [] { return std::vector<gb::ProgramKey>{program()}; });
   }
 }
 GB_CASE(register_enqueue_overhead);

@@ -110,6 +110,15 @@ struct Fixture {
   cl::NDRange global, local;
 };
 
+// The one program of a configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  return {"l0/global_bandwidth.cl", "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
+                                        " -DITEMS=" + std::to_string(p.items()) +
+                                        (p.access == Access::strided  ? " -DSTRIDED"
+                                         : p.access == Access::blocked ? " -DBLOCKED"
+                                                                       : "")};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -118,12 +127,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const size_t elements = pb.floats / p.width;
   fx->work_items = persistent ? std::min(elements, s.info().compute_units * p.groups_per_unit * p.wg.x)
                               : elements / p.items();
-  std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
-                        " -DITEMS=" + std::to_string(p.items()) + (p.access == Access::strided  ? " -DSTRIDED"
-                         : p.access == Access::blocked ? " -DBLOCKED"
-                                                       : "");
-  fx->kernel = s.kernel("l0/global_bandwidth.cl",
-                        std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""), options);
+  fx->kernel =
+      s.kernel(program_of(p), std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""));
   gb::require_work_group(fx->kernel, p.wg.size());
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
@@ -173,13 +178,13 @@ gb::Check verify(const Fixture& fx, const Params& p) {
         pb.write_pattern.second.clear();
         pb.write_pattern = {p.width, ref::bandwidth_write_pattern(pb.floats, p.width)};
       }
-      return gb::check_exact(gb::download<float>(fx.a, pb.floats), pb.write_pattern.second, "written pattern");
+      return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.write_pattern.second, "written pattern");
     }
     case Op::copy:
-      return gb::check_exact(gb::download<float>(fx.a, pb.floats), pb.input_b, "copy");
+      return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.input_b, "copy");
     case Op::triad:
       // The device may contract b + s*c into one fma: a rounding apart from the reference.
-      return gb::check_relative(gb::download<float>(fx.a, pb.floats), pb.triad_reference, 1e-6, "triad");
+      return gb::check_relative(gb::read_back<float>(fx.a, pb.floats), pb.triad_reference, 1e-6, "triad");
   }
   return {};
 }
@@ -203,6 +208,12 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+// One configuration, with the program its set-up builds.
+void add(const std::string& name, const Params& p) {
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                    [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
+}
+
 void register_global_bandwidth() {
   const int size = gb::session().size_class();
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
@@ -210,11 +221,11 @@ void register_global_bandwidth() {
     for (int width : kWidths)
       for (Access access : {Access::coalesced, Access::blocked, Access::strided}) {
         Params p{op, width, access, fixed, size};
-        gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
-                                                                 {"type", p.type()},
-                                                                 {"access", access_name(access)},
-                                                                 {"size", std::to_string(size)}}),
-                          [p](benchmark::State& st) { run(st, p); });
+        add(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
+                                                   {"type", p.type()},
+                                                   {"access", access_name(access)},
+                                                   {"size", std::to_string(size)}}),
+            p);
       }
     if (op != Op::read) continue;
     // The persistent read, float4 and float16, over the grid's groups per compute unit (next to
@@ -223,13 +234,13 @@ void register_global_bandwidth() {
       for (unsigned passes : kPersistentPasses)
         for (size_t groups : kPersistentGroupsPerUnit) {
           Params p{Op::read, width, Access::persistent, fixed, size, groups, passes};
-          gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth", {{"", "read"},
-                                                                   {"type", p.type()},
-                                                                   {"access", "persistent"},
-                                                                   {"groups_per_cu", std::to_string(groups)},
-                                                                   {"passes", std::to_string(passes)},
-                                                                   {"size", std::to_string(size)}}),
-                            [p](benchmark::State& st) { run(st, p); });
+          add(gb::bench_name("L0/GlobalBandwidth", {{"", "read"},
+                                                     {"type", p.type()},
+                                                     {"access", "persistent"},
+                                                     {"groups_per_cu", std::to_string(groups)},
+                                                     {"passes", std::to_string(passes)},
+                                                     {"size", std::to_string(size)}}),
+              p);
         }
   }
   // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size
@@ -238,9 +249,9 @@ void register_global_bandwidth() {
   gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], 1, 1}, 32};
   for (const auto& wg : gb::work_group_shapes(1, limits)) {
     Params p{Op::copy, 4, Access::coalesced, wg, size};
-    gb::add_benchmark(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",
-                                     {{"type", "float4"}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
-                      [p](benchmark::State& st) { run(st, p); });
+    add(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",
+                       {{"type", "float4"}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
+        p);
   }
 }
 GB_CASE(register_global_bandwidth);

@@ -40,6 +40,9 @@ struct Fixture {
   cl::Buffer sums;
 };
 
+// The one program of every shape and size: built by make_fixture, declared at registration.
+gb::ProgramKey program() { return {"l0/image_read.cl", "-DITEMS=" + std::to_string(kItems)}; }
+
 std::unique_ptr<Fixture> make_fixture(int size_class) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -53,7 +56,7 @@ std::unique_ptr<Fixture> make_fixture(int size_class) {
                           cl::ImageFormat(CL_RGBA, CL_FLOAT), side, side, 0, fx->pixels.data(), &err);
   GB_CL(err);
   fx->sums = gb::make_buffer(fx->width * fx->rows * sizeof(float));
-  fx->kernel = s.kernel("l0/image_read.cl", "image_read_rgba_float", "-DITEMS=" + std::to_string(kItems));
+  fx->kernel = s.kernel(program(), "image_read_rgba_float");
   GB_CL(fx->kernel.setArg(0, fx->image));
   GB_CL(fx->kernel.setArg(1, fx->sums));
   GB_CL(fx->kernel.setArg(2, static_cast<cl_int>(fx->width)));
@@ -63,7 +66,7 @@ std::unique_ptr<Fixture> make_fixture(int size_class) {
 
 // ---- verification against reference/image_read -----------------------------------------------
 gb::Check verify(const Fixture& fx) {
-  return gb::check_relative(gb::download<float>(fx.sums, fx.width * fx.rows), fx.want, 1e-5, "image column sums");
+  return gb::check_relative(gb::read_back<float>(fx.sums, fx.width * fx.rows), fx.want, 1e-5, "image column sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -96,7 +99,8 @@ void register_image_read() {
     gb::skip_variant(sweep_name + "/wg:*", "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
     return;
   }
-  gb::add_benchmark(main_name, [p = Params{fixed, size}](benchmark::State& st) { run(st, p); });
+  const gb::ProgramList programs = [] { return std::vector<gb::ProgramKey>{program()}; };
+  gb::add_benchmark(main_name, [p = Params{fixed, size}](benchmark::State& st) { run(st, p); }, programs);
   // The seed's shape question on a 2-D access pattern: every (N/y, y) shape for N = 64 (size 1)
   // or 64..max (larger sizes), plus the driver's choice. Max is the device's limit: a shape above
   // the kernel's own limit skips at run time.
@@ -105,7 +109,7 @@ void register_image_read() {
                          {s.info().max_work_item_sizes[0], s.info().max_work_item_sizes[1], 1}, 64};
   for (const auto& wg : gb::work_group_shapes(2, limits))
     gb::add_benchmark(sweep_name + "/wg:" + wg.label(),
-                      [p = Params{wg, size}](benchmark::State& st) { run(st, p); });
+                      [p = Params{wg, size}](benchmark::State& st) { run(st, p); }, programs);
 }
 GB_CASE(register_image_read);
 

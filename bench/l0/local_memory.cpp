@@ -38,14 +38,18 @@ struct Fixture {
   cl::Buffer in, out;
 };
 
+// The one program of a configuration: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  return {"l0/local_memory.cl", "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
+                                    " -DSTRIDE=" + std::to_string(p.stride) + " -DWARP=" + std::to_string(kWarp) +
+                                    " -DUNROLL=" + std::to_string(kUnroll) + " -DROTATE=" + std::to_string(kRotate)};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   const auto l = p.layout();
-  std::string options = "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
-                        " -DSTRIDE=" + std::to_string(p.stride) + " -DWARP=" + std::to_string(kWarp) +
-                        " -DUNROLL=" + std::to_string(kUnroll) + " -DROTATE=" + std::to_string(kRotate);
-  fx->kernel = s.kernel("l0/local_memory.cl", "local_memory_read", options);
+  fx->kernel = s.kernel(program_of(p), "local_memory_read");
   fx->group = std::min({kGroupSize, s.kernel_work_group_size(fx->kernel), s.info().max_work_item_sizes[0]});
   fx->work_items = s.info().compute_units * kGroupsPerCU * fx->group;
   fx->input = gb::random_vector<float>(ref::local_read_elements(l) * p.width, 21);
@@ -62,7 +66,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   std::vector<float> want(fx.work_items);
   for (size_t gid = 0; gid < fx.work_items; ++gid) want[gid] = lanes[(gid % fx.group) % kWarp];
   // The kernel's float additions, replayed in the same order: equal up to denormal flushing.
-  return gb::check_relative(gb::download<float>(fx.out, fx.work_items), want, 1e-6, "lane sums");
+  return gb::check_relative(gb::read_back<float>(fx.out, fx.work_items), want, 1e-6, "lane sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -92,7 +96,8 @@ void register_local_memory() {
     if (p.local_bytes() > gb::session().info().local_mem_bytes)
       gb::skip_variant(name, "needs " + std::to_string(p.local_bytes()) + " bytes of local memory");
     else
-      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
   }
 }
 GB_CASE(register_local_memory);

@@ -55,9 +55,11 @@ struct Params {
   const char* opencl_name() const {
     return form == Form::full ? fn->full : form == Form::native ? fn->native : fn->half;
   }
-  std::string options() const {
-    return std::string("-DFUNCTION=") + opencl_name() + (fn->id == MathFunction::pow ? " -DBINARY" : "") +
-           " -DCHAINS=" + std::to_string(kChains) + (relaxed ? " -cl-fast-relaxed-math" : "");
+  // The one program of a configuration (throughput and accuracy kernels): declared at registration.
+  gb::ProgramKey program() const {
+    return {"l0/math_functions.cl", std::string("-DFUNCTION=") + opencl_name() +
+                                        (fn->id == MathFunction::pow ? " -DBINARY" : "") + " -DCHAINS=" +
+                                        std::to_string(kChains) + (relaxed ? " -cl-fast-relaxed-math" : "")};
   }
   // Strict full form: the throughput output replays within float rounding; everything else
   // is allowed the wide bound of the accuracy check below.
@@ -85,7 +87,7 @@ struct Accuracy {
 
 Accuracy measure_accuracy(const Params& p) {
   auto& s = gb::session();
-  cl::Kernel k = s.kernel("l0/math_functions.cl", "math_functions_accuracy", p.options());
+  cl::Kernel k = s.kernel(p.program(), "math_functions_accuracy");
   const auto in = ref::math_accuracy_inputs(p.fn->lo, p.fn->range, kAccuracyInputs);
   cl::Buffer in_buf = gb::upload(in), out_buf = gb::make_buffer(in.size() * sizeof(float));
   gb::poison(out_buf, in.size() * sizeof(float));
@@ -124,7 +126,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   const float c = static_cast<float>(0.5 / (p.fn->range * p.fn->max_slope));
   fx->chain = {p.fn->lo, p.fn->range, p.varied ? c : 0.0f, p.varied ? kPhi : 0.0f, kPowExponent,
                kChains, kIters[p.size_class - 1]};
-  fx->kernel = s.kernel("l0/math_functions.cl", "math_functions", p.options());
+  fx->kernel = s.kernel(p.program(), "math_functions");
   gb::require_work_group(fx->kernel, kLocal);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);
@@ -175,7 +177,8 @@ void register_math_functions() {
                                                        {"mode", relaxed ? "relaxed" : "strict"},
                                                        {"inputs", varied ? "varied" : "unvaried"},
                                                        {"size", std::to_string(size)}}),
-                            [p](benchmark::State& st) { run(st, p); });
+                            [p](benchmark::State& st) { run(st, p); },
+                            [p] { return std::vector<gb::ProgramKey>{p.program()}; });
         }
 }
 GB_CASE(register_math_functions);

@@ -41,6 +41,12 @@ int read_loads(int size_class) {
   return by_class[size_class - 1];
 }
 
+// The programs of the two kernels, built by make_chase and make_read, declared at registration.
+gb::ProgramKey chase_program() { return {"l0/memory_hierarchy.cl", ""}; }
+gb::ProgramKey read_program(int size_class) {
+  return {"l0/memory_hierarchy.cl", "-DTYPE=float4 -DWIDTH=4 -DLOADS=" + std::to_string(read_loads(size_class))};
+}
+
 // ---- pointer chase ----------------------------------------------------------------------------
 struct ChaseFixture {
   size_t nodes = 0;
@@ -61,7 +67,7 @@ std::unique_ptr<ChaseFixture> make_chase(size_t ws, int size_class) {
   for (size_t i = 0; i < fx->nodes; ++i) chain[i * kLineWords] = static_cast<uint32_t>(fx->next[i] * kLineWords);
   fx->chain = gb::upload(chain, CL_MEM_READ_ONLY);
   fx->last = gb::make_buffer(sizeof(cl_uint));
-  fx->kernel = gb::session().kernel("l0/memory_hierarchy.cl", "memory_hierarchy_chase");
+  fx->kernel = gb::session().kernel(chase_program(), "memory_hierarchy_chase");
   GB_CL(fx->kernel.setArg(0, fx->chain));
   GB_CL(fx->kernel.setArg(1, fx->last));
   GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(fx->steps)));
@@ -71,7 +77,7 @@ std::unique_ptr<ChaseFixture> make_chase(size_t ws, int size_class) {
 // The word index the last step lands on, against the host's walk of the same cycle.
 gb::Check verify_chase(const ChaseFixture& fx) {
   const uint32_t want = ref::chase(fx.next, 0, fx.steps) * kLineWords;
-  return gb::check_exact(gb::download<uint32_t>(fx.last, 1), {want}, "chase end");
+  return gb::check_exact(gb::read_back<uint32_t>(fx.last, 1), std::vector<uint32_t>{want}, "chase end");
 }
 
 void run_chase(benchmark::State& state, size_t ws, int size_class) {
@@ -103,8 +109,7 @@ std::unique_ptr<ReadFixture> make_read(size_t ws, int size_class) {
   auto& s = gb::session();
   auto fx = std::make_unique<ReadFixture>();
   const int loads = read_loads(size_class);
-  fx->kernel = s.kernel("l0/memory_hierarchy.cl", "memory_hierarchy_read",
-                        "-DTYPE=float4 -DWIDTH=4 -DLOADS=" + std::to_string(loads));
+  fx->kernel = s.kernel(read_program(size_class), "memory_hierarchy_read");
   const size_t group = std::min({kGroupSize, s.kernel_work_group_size(fx->kernel), s.info().max_work_item_sizes[0]});
   const size_t groups = s.info().compute_units * kGroupsPerCU;
   fx->work_items = groups * group;
@@ -155,14 +160,16 @@ void register_memory_hierarchy() {
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else
-      gb::add_benchmark(name, [ws, size](benchmark::State& st) { run_chase(st, ws, size); });
+      gb::add_benchmark(name, [ws, size](benchmark::State& st) { run_chase(st, ws, size); },
+                        [] { return std::vector<gb::ProgramKey>{chase_program()}; });
   }
   for (size_t ws : working_sets(4096, size)) {
     auto name = gb::bench_name("L0/CacheBandwidth/read", {{"type", "float4"}, {"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else
-      gb::add_benchmark(name, [ws, size](benchmark::State& st) { run_read(st, ws, size); });
+      gb::add_benchmark(name, [ws, size](benchmark::State& st) { run_read(st, ws, size); },
+                        [size] { return std::vector<gb::ProgramKey>{read_program(size)}; });
   }
 }
 GB_CASE(register_memory_hierarchy);

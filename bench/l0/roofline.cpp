@@ -45,6 +45,12 @@ std::string intensity_label(int k) {
 }
 
 // ---- set-up of the sweep (once per configuration) ---------------------------------------------
+// The sweep's program at intensity k: built by make_sweep, declared at registration.
+gb::ProgramKey fma_program(int k) {
+  return {"l0/roofline.cl", "-DK=" + std::to_string(k) + " -DK_UNROLL=" + std::to_string(std::min(k, kKUnrollMax)) +
+                                " -DITEMS=" + std::to_string(kItems)};
+}
+
 struct SweepFixture {
   size_t bytes = 0, floats = 0, work_items = 0;
   std::vector<float> input;
@@ -59,10 +65,7 @@ std::unique_ptr<SweepFixture> make_sweep(int k, int size_class) {
   fx->bytes = buffer_bytes(size_class);
   fx->floats = fx->bytes / sizeof(float);
   fx->work_items = fx->floats / 4 / kItems;
-  const int k_unroll = std::min(k, kKUnrollMax);
-  fx->kernel = s.kernel("l0/roofline.cl", "roofline_fma",
-                        "-DK=" + std::to_string(k) + " -DK_UNROLL=" + std::to_string(k_unroll) +
-                            " -DITEMS=" + std::to_string(kItems));
+  fx->kernel = s.kernel(fma_program(k), "roofline_fma");
   gb::require_work_group(fx->kernel, kLocal);
   fx->input = gb::random_vector<float>(fx->floats, 11);
   fx->in = gb::upload(fx->input);
@@ -122,14 +125,23 @@ struct RatioFixture {
   cl::NDRange read_global;
 };
 
+long add_steps(int size_class) { return kAddLaneSteps[size_class - 1] / (4 * kAddChains); }
+int add_unroll(int size_class) { return static_cast<int>(std::min<long>(kAddUnroll, add_steps(size_class))); }
+
+// The ratio's two programs: built by make_ratio, declared at registration.
+gb::ProgramKey add_program(int size_class) {
+  return {"l0/roofline.cl",
+          "-DCHAINS=" + std::to_string(kAddChains) + " -DUNROLL=" + std::to_string(add_unroll(size_class))};
+}
+gb::ProgramKey read_program() { return {"l0/roofline.cl", "-DITEMS=" + std::to_string(kReadItems)}; }
+
 std::unique_ptr<RatioFixture> make_ratio(int size_class) {
   auto& s = gb::session();
   auto fx = std::make_unique<RatioFixture>();
   fx->add_items = s.info().compute_units * kAddGroupsPerCu[size_class - 1] * kLocal;
-  fx->add_steps = kAddLaneSteps[size_class - 1] / (4 * kAddChains);
-  const int unroll = static_cast<int>(std::min<long>(kAddUnroll, fx->add_steps));
-  fx->add = s.kernel("l0/roofline.cl", "roofline_add",
-                     "-DCHAINS=" + std::to_string(kAddChains) + " -DUNROLL=" + std::to_string(unroll));
+  fx->add_steps = add_steps(size_class);
+  const int unroll = add_unroll(size_class);
+  fx->add = s.kernel(add_program(size_class), "roofline_add");
   gb::require_work_group(fx->add, kLocal);
   fx->add_out = gb::make_buffer(fx->add_items * sizeof(float));
   fx->add_global = cl::NDRange(fx->add_items);
@@ -139,7 +151,7 @@ std::unique_ptr<RatioFixture> make_ratio(int size_class) {
 
   fx->read_bytes = buffer_bytes(size_class);
   fx->read_items = fx->read_bytes / 16 / kReadItems;
-  fx->read = s.kernel("l0/roofline.cl", "roofline_read", "-DITEMS=" + std::to_string(kReadItems));
+  fx->read = s.kernel(read_program(), "roofline_read");
   gb::require_work_group(fx->read, kLocal);
   fx->input = gb::random_vector<float>(fx->read_bytes / sizeof(float), 12);
   fx->in = gb::upload(fx->input);
@@ -159,7 +171,7 @@ gb::Check verify_ratio(const RatioFixture& fx) {
                                       ref::peak_chain_float_add(gids, {4, kAddChains, fx.add_steps}, kAddB),
                                       1e-6, "float4 add chains of sampled work items");
   ref::BandwidthLayout layout{4, kReadItems, fx.read_items, false};
-  auto read_check = gb::check_relative(gb::download<float>(fx.sums, fx.read_items),
+  auto read_check = gb::check_relative(gb::read_back<float>(fx.sums, fx.read_items),
                                        ref::bandwidth_read_sums(fx.input, layout), 1e-5, "128-bit read sums");
   return gb::worst({add_check, read_check});
 }
@@ -208,9 +220,11 @@ void register_roofline() {
     gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "float4"},
                                                      {"intensity", intensity_label(k)},
                                                      {"size", std::to_string(size)}}),
-                      [k, size](benchmark::State& st) { run_sweep(st, k, size); });
+                      [k, size](benchmark::State& st) { run_sweep(st, k, size); },
+                      [k] { return std::vector<gb::ProgramKey>{fma_program(k)}; });
   gb::add_benchmark(gb::bench_name("L0/Roofline/add_per_read", {{"type", "float4"}, {"size", std::to_string(size)}}),
-                    [size](benchmark::State& st) { run_ratio(st, size); });
+                    [size](benchmark::State& st) { run_ratio(st, size); },
+                    [size] { return std::vector<gb::ProgramKey>{add_program(size), read_program()}; });
 }
 GB_CASE(register_roofline);
 

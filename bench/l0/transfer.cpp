@@ -130,7 +130,7 @@ void transfer(Fixture& fx, const Params& p, int reps) {
 // Random data compared exactly: on the device after writes, on the host side after reads.
 gb::Check verify(Fixture& fx, const Params& p) {
   const size_t words = fx.bytes / sizeof(uint32_t);
-  if (p.dir == Direction::write) return gb::check_exact(gb::download<uint32_t>(fx.device, words), fx.source, "written data");
+  if (p.dir == Direction::write) return gb::check_exact(gb::read_back<uint32_t>(fx.device, words), fx.source, "written data");
   const auto* got = static_cast<const uint32_t*>(fx.host_side(p.route));
   return gb::check_exact(std::vector<uint32_t>(got, got + words), fx.source, "read data");
 }

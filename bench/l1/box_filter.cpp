@@ -146,6 +146,24 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
 }
 
 // ---- set-up: one variant and shape (kernels, outputs, launch geometry) ------------------------
+// The one program of a configuration (the two-pass variants' kernels share it) for an image
+// `width` wide: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p, size_t width) {
+  const std::string file = "l1/box_filter.cl";
+  if (p.variant == Variant::strip_vec) return {file, strip_vec_options(p, width)};
+  std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DONLY_" +
+                        upper(variant_name(p.variant));
+  if (p.variant == Variant::fused)
+    options += " -DLX=" + std::to_string(p.wg.x) + " -DLY=" + std::to_string(p.wg.y) +
+               " -DROWS=" + std::to_string(p.fused_rows());
+  else if (p.variant == Variant::strip)
+    options += " -DROWS=" + std::to_string(kStripRows);
+  else if (p.variant == Variant::sliding)
+    options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
+               " -DSPAN=" + std::to_string(kSpan);
+  return {file, options};
+}
+
 struct Fixture {
   cl::Buffer in, tmp, out;  // in: the problem's buffer (a retained handle)
   cl::Kernel first, second;  // second: the second pass of the two-pass variants
@@ -158,47 +176,42 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const size_t w = pb.size.width, h = pb.size.height, pixels = w * h;
   fx->in = pb.in;
   fx->out = gb::make_buffer(pixels * p.pixel_bytes());
-  std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DONLY_" + upper(variant_name(p.variant));
-  const std::string file = "l1/box_filter.cl";
+  const gb::ProgramKey program = program_of(p, w);
   switch (p.variant) {
     case Variant::naive:
-      fx->first = s.kernel(file, "box_filter_naive", options);
+      fx->first = s.kernel(program, "box_filter_naive");
       fx->global1 = gb::padded_global(w, h, 1, p.wg);
       fx->local1 = p.wg.local();
       break;
     case Variant::separable:
-      fx->first = s.kernel(file, "box_filter_rows", options);
-      fx->second = s.kernel(file, "box_filter_cols", options);
+      fx->first = s.kernel(program, "box_filter_rows");
+      fx->second = s.kernel(program, "box_filter_cols");
       fx->global1 = fx->global2 = gb::padded_global(w, h, 1, p.wg);
       fx->local1 = fx->local2 = p.wg.local();
       break;
     case Variant::fused: {
       const int rows = p.fused_rows();
-      options += " -DLX=" + std::to_string(p.wg.x) + " -DLY=" + std::to_string(p.wg.y) + " -DROWS=" + std::to_string(rows);
-      fx->first = s.kernel(file, "box_filter_fused", options);
+      fx->first = s.kernel(program, "box_filter_fused");
       const size_t tile_h = p.wg.y * rows;
       fx->global1 = cl::NDRange(gb::round_up(w, p.wg.x), (h + tile_h - 1) / tile_h * p.wg.y);
       fx->local1 = p.wg.local();
       break;
     }
     case Variant::strip: {
-      options += " -DROWS=" + std::to_string(kStripRows);
-      fx->first = s.kernel(file, "box_filter_strip", options);
+      fx->first = s.kernel(program, "box_filter_strip");
       fx->global1 = gb::padded_global(w, (h + kStripRows - 1) / kStripRows, 1, p.wg);
       fx->local1 = p.wg.local();
       break;
     }
     case Variant::strip_vec: {
-      fx->first = s.kernel(file, "box_filter_strip_vec", strip_vec_options(p, w));
+      fx->first = s.kernel(program, "box_filter_strip_vec");
       fx->global1 = gb::padded_global((w + p.cols - 1) / p.cols, (h + p.rows - 1) / p.rows, 1, p.wg);
       fx->local1 = p.wg.local();
       break;
     }
     case Variant::sliding: {
-      options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
-                 " -DSPAN=" + std::to_string(kSpan);
-      fx->first = s.kernel(file, "box_filter_slide_cols", options);
-      fx->second = s.kernel(file, "box_filter_slide_rows", options);
+      fx->first = s.kernel(program, "box_filter_slide_cols");
+      fx->second = s.kernel(program, "box_filter_slide_rows");
       fx->global1 = cl::NDRange(gb::round_up(w, kSlideColsGroup), (h + kSegment - 1) / kSegment);
       fx->local1 = cl::NDRange(kSlideColsGroup, 1);
       const size_t segment = kSlideRowsGroup * kSpan;
@@ -230,8 +243,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   const size_t pixels = pb.size.width * pb.size.height;
   if (p.rgba8)  // integer sums and the same rounding: bit-exact
-    return gb::check_exact(gb::download<uint8_t>(fx.out, pixels * 4), pb.reference_rgba, "RGBA8 box filter");
-  return gb::check_relative(gb::download<float>(fx.out, pixels), pb.reference_float, kFloatMargin, "float box filter");
+    return gb::check_exact(gb::read_back<uint8_t>(fx.out, pixels * 4), pb.reference_rgba, "RGBA8 box filter");
+  return gb::check_relative(gb::read_back<float>(fx.out, pixels), pb.reference_float, kFloatMargin, "float box filter");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -339,7 +352,9 @@ void register_box_filter() {
           else if (local_bytes > d.local_mem_bytes)
             gb::skip_variant(name, "needs " + std::to_string(local_bytes) + " bytes of local memory");
           else
-            gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+            gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
+              return std::vector<gb::ProgramKey>{program_of(p, image_size(p.size_class).width)};
+            });
         }
       }
 }

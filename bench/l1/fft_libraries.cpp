@@ -184,12 +184,12 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
 
 // ---- verification against reference/fft (Eigen), and the round trip -------------------------
 gb::Check verify(Fixture& fx, const Params& p) {
-  auto output = gb::download<float>(fx.out, 2 * p.problem.points());
+  const auto output = gb::read_back<float>(fx.out, 2 * p.problem.points(), 0);
   fx.plan->enqueue(fft::opposite(p.problem.dir), fx.out, fx.round_trip);
   GB_CL(gb::session().queue().finish());
-  auto round_trip = gb::download<float>(fx.round_trip, 2 * p.problem.points());
+  const auto round_trip = gb::read_back<float>(fx.round_trip, 2 * p.problem.points(), 1);
   // The input must have survived the timed runs (out of place means the library may not use it).
-  auto input_after = gb::download<float>(fx.in, 2 * p.problem.points());
+  const auto input_after = gb::read_back<float>(fx.in, 2 * p.problem.points(), 2);
   return gb::worst({fft::check_all(p.problem, *fx.input, output, round_trip, fx.plan->accuracy()),
                     gb::check_exact(input_after, *fx.input, "input left unchanged")});
 }

@@ -195,18 +195,18 @@ size_t regblock_tile_k(const gb::WorkGroup& wg, size_t element) {
 }
 
 // ---- set-up (once per variant and problem; operands shared, see gemm::fixture) ----------------
-// The kernel of a variant, built with its tile knobs.
+// The program of a variant, with its tile knobs: built by set_up (kernel gemm_<variant>),
+// declared at registration.
 template <typename T>
-cl::Kernel build_kernel(const Params& p) {
-  auto& s = gb::session();
+gb::ProgramKey program_of(const Params& p) {
   std::string options = std::string("-DTYPE=") + gemm::type_name<T>();
   switch (p.variant) {
     case Variant::naive:
-      return s.kernel("l1/gemm.cl", "gemm_naive", options);
+      break;
     case Variant::tiled:
       options += " -DTILE_X=" + std::to_string(p.wg.x) + " -DTILE_Y=" + std::to_string(p.wg.y) +
                  " -DTILE_K=" + std::to_string(p.tile_k);
-      return s.kernel("l1/gemm.cl", "gemm_tiled", options);
+      break;
     case Variant::regblock:
       options += " -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
@@ -214,11 +214,11 @@ cl::Kernel build_kernel(const Params& p) {
       // 128 registers per work item let two 256-item groups share an NVIDIA SM (65536
       // registers), so one group's barrier wait is hidden by the other's arithmetic. Only float:
       // double's 64 accumulators alone take 128.
-      if (sizeof(T) == 4 && p.wg.size() == 256 && s.info().has_extension("cl_nv_compiler_options"))
+      if (sizeof(T) == 4 && p.wg.size() == 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
         options += " -cl-nv-maxrregcount=" + std::to_string(kNvidiaMaxRegisters);
-      return s.kernel("l1/gemm.cl", "gemm_regblock", options);
+      break;
   }
-  throw std::logic_error("unknown GEMM variant");
+  return {"l1/gemm.cl", options};
 }
 
 template <typename T>
@@ -226,7 +226,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   const Shape& sh = p.shape;
   // The kernel's own work-group limit (NVIDIA reports 256 for some builds) is known once it is
   // built: above it the benchmark is skipped, and the run keeps no kernel it cannot launch.
-  cl::Kernel kernel = build_kernel<T>(p);
+  cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + variant_name(p.variant));
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
   if (p.variant == Variant::regblock) {
@@ -314,7 +314,8 @@ void register_type(int size_class) {
           continue;
         }
         Params p{v, s, wg, tile_k, size_class};
-        gb::add_benchmark(name, [p](benchmark::State& st) { run<T>(st, p); });
+        gb::add_benchmark(name, [p](benchmark::State& st) { run<T>(st, p); },
+                          [p] { return std::vector<gb::ProgramKey>{program_of<T>(p)}; });
       }
     }
   }

@@ -41,6 +41,12 @@ void check(clblast::StatusCode status, const char* call) {
 }
 
 // ---- set-up: CLBlast's temporary buffer (allocated once, not per call) and a marker kernel ----
+// The marker's program: built by set_up, declared at registration (CLBlast builds its own).
+template <typename T>
+gb::ProgramKey marker_program() {
+  return {"l1/gemm.cl", std::string("-DTYPE=") + gemm::type_name<T>()};
+}
+
 template <typename T>
 void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
   auto& s = gb::session();
@@ -53,7 +59,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
   if (temp_bytes > 0) run.scratch = gb::make_buffer(temp_bytes);
   // CLBlast's event is that of its last kernel (it may first pad or transpose A and B): an empty
   // kernel enqueued before it gives the batch an event that starts before all of them.
-  run.kernel = s.kernel("l1/gemm.cl", "gemm_marker", std::string("-DTYPE=") + gemm::type_name<T>());
+  run.kernel = s.kernel(marker_program<T>(), "gemm_marker");
   run.global = cl::NDRange(1);
   run.local = cl::NullRange;
 }
@@ -95,7 +101,8 @@ void register_type(int size_class) {
       gb::skip_variant(name, *why);
       continue;
     }
-    gb::add_benchmark(name, [s](benchmark::State& st) { run<T>(st, s); });
+    gb::add_benchmark(name, [s](benchmark::State& st) { run<T>(st, s); },
+                      [] { return std::vector<gb::ProgramKey>{marker_program<T>()}; });
   }
 }
 

@@ -100,6 +100,16 @@ struct Fixture {
   cl::Kernel kernel;
 };
 
+// The program of a variant: built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  std::string options = "-DWG=" + std::to_string(kWorkGroup) +
+                        " -DREPLICAS=" + std::to_string(p.variant == Variant::local_replicated ? kReplicas : 1);
+  if (p.variant == Variant::local_warp) options += " -DWARP=" + std::to_string(kWarp);
+  if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16)
+    options += std::string(" -DLANES=") + (p.variant == Variant::local_lanes ? "32" : "16");
+  return {"l1/histogram.cl", options};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -108,21 +118,14 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     b = gb::make_buffer(256 * sizeof(cl_uint));
     GB_CL(s.queue().enqueueFillBuffer(b, cl_uint(0), 0, 256 * sizeof(cl_uint)));
   }
-  std::string options = "-DWG=" + std::to_string(kWorkGroup) +
-                        " -DREPLICAS=" + std::to_string(p.variant == Variant::local_replicated ? kReplicas : 1);
   const char* entry = p.variant == Variant::global ? "histogram_global" : "histogram_local";
-  if (p.variant == Variant::local_warp) {
-    entry = "histogram_local_warp";
-    options += " -DWARP=" + std::to_string(kWarp);
-  }
+  if (p.variant == Variant::local_warp) entry = "histogram_local_warp";
   size_t groups_per_unit = kGroupsPerComputeUnit;
   if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16) {
     entry = "histogram_local_lanes";
-    const bool wide = p.variant == Variant::local_lanes;
-    options += std::string(" -DLANES=") + (wide ? "32" : "16");
-    if (wide) groups_per_unit = kLaneGroupsPerComputeUnit;
+    if (p.variant == Variant::local_lanes) groups_per_unit = kLaneGroupsPerComputeUnit;
   }
-  fx->kernel = s.kernel("l1/histogram.cl", entry, options);
+  fx->kernel = s.kernel(program_of(p), entry);
   gb::require_work_group(fx->kernel, kWorkGroup);
   fx->groups = std::max<size_t>(1, std::min((pb.pixels / 16 + kWorkGroup - 1) / kWorkGroup,
                                             s.info().compute_units * groups_per_unit));
@@ -149,7 +152,7 @@ void run(benchmark::State& state, const Params& p) {
                // The buffer the next launch must clear is poisoned; the one it counts into is clear already.
                .poison([&] { gb::poison(fx.bins[1 - fx.parity], 256 * sizeof(cl_uint)); })
                .check([&] {  // counts, of the last launch: bit-exact
-                 return gb::check_exact(gb::download<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
+                 return gb::check_exact(gb::read_back<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
                                         std::string("histogram of ") + input_name(p.input));
                })
                .counter("pixels", pixels)
@@ -170,7 +173,8 @@ void register_histogram() {
       if (kWorkGroup > gb::session().info().max_work_group_size)
         gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));
       else
-        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                          [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
     }
 }
 GB_CASE(register_histogram);

@@ -63,6 +63,14 @@ struct Fixture {
   cl_uint epoch = 0;
 };
 
+// The one program of a configuration (both variants' kernels): built by make_fixture, declared
+// at registration.
+gb::ProgramKey program_of(const Params& p) {
+  return {"l1/integral_image.cl", "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
+                                      " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
+                                      (p.squared ? " -DSQUARED" : "")};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -70,12 +78,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->in = pb.in;
   fx->sum = gb::make_buffer(pixels * sizeof(cl_uint));
   fx->sq = gb::make_buffer(p.squared ? pixels * sizeof(cl_ulong) : sizeof(cl_ulong));
-  const std::string options = "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
-                              " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
-                              (p.squared ? " -DSQUARED" : "");
+  const gb::ProgramKey program = program_of(p);
   if (p.variant == Variant::rows_cols) {
-    fx->rows = s.kernel("l1/integral_image.cl", "integral_image_rows", options);
-    fx->cols = s.kernel("l1/integral_image.cl", "integral_image_cols", options);
+    fx->rows = s.kernel(program, "integral_image_rows");
+    fx->cols = s.kernel(program, "integral_image_cols");
     gb::require_work_group(fx->rows, kWorkGroup);
     gb::require_work_group(fx->cols, kCols * kSegments);
     GB_CL(fx->rows.setArg(0, fx->in));
@@ -95,7 +101,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->counter = gb::make_buffer(sizeof(cl_uint));
   GB_CL(s.queue().enqueueFillBuffer(fx->flags, cl_uint(0), 0, fx->bands * sizeof(cl_uint)));
   GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
-  fx->fused = s.kernel("l1/integral_image.cl", "integral_image_fused", options);
+  fx->fused = s.kernel(program, "integral_image_fused");
   gb::require_work_group(fx->fused, kWorkGroup);
   auto& k = fx->fused;
   GB_CL(k.setArg(0, fx->in));
@@ -126,10 +132,10 @@ void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
 // ---- verification against reference/integral_image: bit-exact ---------------------------------
 gb::Check verify(const Fixture& fx, Problem& pb, const Params& p) {
   const size_t w = pb.size.width, h = pb.size.height;
-  std::vector<gb::Check> checks{gb::check_exact(gb::download<uint32_t>(fx.sum, w * h), pb.reference, "integral image")};
+  std::vector<gb::Check> checks{gb::check_exact(gb::read_back<uint32_t>(fx.sum, w * h), pb.reference, "integral image")};
   if (p.squared) {
     if (!pb.reference_sq) pb.reference_sq = ref::squared_integral_image(pb.image, w, h);
-    checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sq, w * h), *pb.reference_sq, "squared integral image"));
+    checks.push_back(gb::check_exact(gb::read_back<uint64_t>(fx.sq, w * h), *pb.reference_sq, "squared integral image"));
   }
   return gb::worst(checks);
 }
@@ -167,7 +173,8 @@ void register_integral_image() {
       else if (v == Variant::fused && squared && !d.has_extension("cl_khr_int64_base_atomics"))
         gb::skip_variant(name, "no cl_khr_int64_base_atomics to publish the squared bottom rows");
       else
-        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                          [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
     }
 }
 GB_CASE(register_integral_image);

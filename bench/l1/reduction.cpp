@@ -76,6 +76,16 @@ struct Fixture {
   cl::Kernel reduce, final_reduce;
 };
 
+// The one program of a configuration (its reduce and final kernels): built by make_fixture,
+// declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  std::string options = p.is_int ? "-DTYPE=int -DVEC=int4 -DACC=long -DIS_INT" : "-DTYPE=float -DVEC=float4 -DACC=float";
+  options += std::string(" -DOP_") + (p.op == Op::sum ? "SUM" : p.op == Op::min ? "MIN" : "MAX");
+  options += " -DWG=" + std::to_string(kWorkGroup);
+  if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;
+  return {"l1/reduction.cl", options};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -85,13 +95,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
                                             s.info().compute_units * kGroupsPerComputeUnit));
   fx->partials = gb::make_buffer(fx->groups * acc_bytes);
   fx->result = gb::make_buffer(acc_bytes);
-  std::string options = p.is_int ? "-DTYPE=int -DVEC=int4 -DACC=long -DIS_INT" : "-DTYPE=float -DVEC=float4 -DACC=float";
-  options += std::string(" -DOP_") + (p.op == Op::sum ? "SUM" : p.op == Op::min ? "MIN" : "MAX");
-  options += " -DWG=" + std::to_string(kWorkGroup);
-  if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;
+  const gb::ProgramKey program = program_of(p);
   const std::string base = std::string("reduction_") + variant_name(p.variant);
-  fx->reduce = s.kernel("l1/reduction.cl", base, options);
-  fx->final_reduce = s.kernel("l1/reduction.cl", base + "_final", options);
+  fx->reduce = s.kernel(program, base);
+  fx->final_reduce = s.kernel(program, base + "_final");
   gb::require_work_group(fx->reduce, kWorkGroup);
   gb::require_work_group(fx->final_reduce, kWorkGroup);
   GB_CL(fx->reduce.setArg(0, fx->in));
@@ -116,7 +123,7 @@ gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
     return exact<cl_long>(fx, p.op == Op::min ? pb.min : pb.max, what);
   }
   if (p.op == Op::sum)
-    return gb::check_relative(gb::download<float>(fx.result, 1), std::vector<double>{pb.sum_float}, kFloatSumMargin, what);
+    return gb::check_relative(gb::read_back<float>(fx.result, 1), std::vector<double>{pb.sum_float}, kFloatSumMargin, what);
   return exact<float>(fx, p.op == Op::min ? pb.min : pb.max, what);
 }
 
@@ -153,7 +160,8 @@ void register_reduction() {
         else if (kWorkGroup > gb::session().info().max_work_group_size)
           gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));
         else
-          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                            [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
       }
 }
 GB_CASE(register_reduction);

@@ -108,6 +108,20 @@ struct Fixture {
 
 size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
+// The one program of a configuration (its look-back kernel, or its reduce and tiles kernels):
+// built by make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  std::string options = p.is_int ? "-DTYPE=uint -DVEC=uint4" : "-DTYPE=float -DVEC=float4 -DIS_FLOAT_TYPE";
+  options += " -DWG=" + std::to_string(p.work_group()) + " -DSUBTILES=" + std::to_string(p.subtiles());
+  if (p.is_lookback()) {
+    if (p.window) options += " -DLOOKBACK_WINDOW=" + std::to_string(p.window);
+    if (p.serial) options += " -DLOOKBACK_SERIAL=1";
+  } else if (p.variant == Variant::subgroup) {
+    options += " " + gb::device_subgroup_support().build_options;
+  }
+  return {"l1/scan.cl", options};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -115,12 +129,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->in = pb.in;
   fx->out = gb::make_buffer(fx->n * 4);
   fx->tiles = div_up(fx->n, p.tile());
-  std::string options = p.is_int ? "-DTYPE=uint -DVEC=uint4" : "-DTYPE=float -DVEC=float4 -DIS_FLOAT_TYPE";
-  options += " -DWG=" + std::to_string(p.work_group()) + " -DSUBTILES=" + std::to_string(p.subtiles());
+  const gb::ProgramKey program = program_of(p);
   if (p.is_lookback()) {
-    if (p.window) options += " -DLOOKBACK_WINDOW=" + std::to_string(p.window);
-    if (p.serial) options += " -DLOOKBACK_SERIAL=1";
-    fx->lookback = s.kernel("l1/scan.cl", std::string("scan_") + variant_name(p.variant), options);
+    fx->lookback = s.kernel(program, std::string("scan_") + variant_name(p.variant));
     gb::require_work_group(fx->lookback, p.work_group());
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
     // counter[0]: the next ticket; counter[1]: lookback_pipelined's finished groups. Both are
@@ -139,10 +150,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     GB_CL(k.setArg(5, static_cast<cl_uint>(fx->tiles)));
     return fx;
   }
-  if (p.variant == Variant::subgroup) options += " " + gb::device_subgroup_support().build_options;
   const std::string base = std::string("scan_") + variant_name(p.variant);
-  fx->reduce = s.kernel("l1/scan.cl", base + "_reduce", options);
-  fx->tiles_kernel = s.kernel("l1/scan.cl", base + "_tiles", options);
+  fx->reduce = s.kernel(program, base + "_reduce");
+  fx->tiles_kernel = s.kernel(program, base + "_tiles");
   gb::require_work_group(fx->reduce, p.work_group());
   gb::require_work_group(fx->tiles_kernel, p.work_group());
   // Levels until one tile holds everything: n -> tiles -> tiles of tiles ...
@@ -191,8 +201,8 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
 
 // ---- verification against reference/scan ------------------------------------------------------
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
-  if (p.is_int) return gb::check_exact(gb::download<int32_t>(fx.out, fx.n), pb.reference_int, "int prefix sums");
-  return gb::check_relative(gb::download<float>(fx.out, fx.n), pb.reference_float, kFloatMargin, "float prefix sums");
+  if (p.is_int) return gb::check_exact(gb::read_back<int32_t>(fx.out, fx.n), pb.reference_int, "int prefix sums");
+  return gb::check_relative(gb::read_back<float>(fx.out, fx.n), pb.reference_float, kFloatMargin, "float prefix sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -260,7 +270,8 @@ void register_scan() {
         else if (p.work_group() > d.max_work_group_size)
           gb::skip_variant(name, "needs work groups of " + std::to_string(p.work_group()));
         else
-          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+          gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                            [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
       }
     }
 }

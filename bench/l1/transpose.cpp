@@ -58,6 +58,14 @@ struct Fixture {
   cl::NDRange global, local;
 };
 
+// The program of a variant and shape (the tiled kernels' tile is fixed at build time): built by
+// make_fixture, declared at registration.
+gb::ProgramKey program_of(const Params& p) {
+  if (p.variant == Variant::naive) return {"l1/transpose.cl", ""};
+  return {"l1/transpose.cl", "-DTILE=" + std::to_string(p.wg.x) + " -DROWS=" + std::to_string(p.wg.y) +
+                                 " -DPAD=" + (p.variant == Variant::tiled_padded ? "1" : "0")};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -65,13 +73,11 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->in = pb.in;
   fx->out = gb::make_buffer(w * h * sizeof(float));
   if (p.variant == Variant::naive) {
-    fx->kernel = s.kernel("l1/transpose.cl", "transpose_naive");
+    fx->kernel = s.kernel(program_of(p), "transpose_naive");
     fx->global = gb::padded_global(w, h, 1, p.wg);
   } else {
     const size_t tile = p.wg.x;
-    fx->kernel = s.kernel("l1/transpose.cl", "transpose_tiled",
-                          "-DTILE=" + std::to_string(tile) + " -DROWS=" + std::to_string(p.wg.y) +
-                              " -DPAD=" + (p.variant == Variant::tiled_padded ? "1" : "0"));
+    fx->kernel = s.kernel(program_of(p), "transpose_tiled");
     fx->global = cl::NDRange(gb::round_up(w, tile), gb::round_up(h, tile) / tile * p.wg.y);
   }
   fx->local = p.wg.local();
@@ -93,7 +99,7 @@ void run(benchmark::State& state, const Params& p) {
                          .work(gb::Work().bytes(2.0 * elements * sizeof(float)).items(static_cast<double>(elements)))
                          .poison(fx.out, elements * sizeof(float))
                          .check([&] {  // a copy: bit-exact
-                           return gb::check_exact(gb::download<float>(fx.out, elements), pb.reference, "transpose");
+                           return gb::check_exact(gb::read_back<float>(fx.out, elements), pb.reference, "transpose");
                          })
                          .counter("width", static_cast<double>(pb.shape.width))
                          .counter("height", static_cast<double>(pb.shape.height))
@@ -111,7 +117,8 @@ void register_transpose() {
   auto add = [&](Variant v, const gb::WorkGroup& wg) {
     Params p{v, wg, size};
     gb::add_benchmark(gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
-                      [p](benchmark::State& st) { run(st, p); });
+                      [p](benchmark::State& st) { run(st, p); },
+                      [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
   };
   gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 32};
   std::vector<gb::WorkGroup> naive;

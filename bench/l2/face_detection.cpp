@@ -159,13 +159,15 @@ struct Fixture {
   }
 };
 
-std::string build_options(size_t wg) {
+// The one program of every kernel of a work-group size: built by make_fixture, declared at
+// registration.
+gb::ProgramKey program_of(size_t wg) {
   std::string o = "-DWG=" + std::to_string(wg) + " -DCHUNK=" + std::to_string(kChunk);
   // Where the device can, a correctly rounded sqrt takes one source of rounding differences away.
   cl_device_fp_config fp = 0;
   GB_CL(gb::session().device().getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp));
   if (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) o += " -cl-fp32-correctly-rounded-divide-sqrt";
-  return o;
+  return {"l2/face_detection.cl", o};
 }
 
 // The device layout of the cascade (see kernels/l2/face_detection.cl).
@@ -237,8 +239,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   for (auto& l : fx->lists) l = gb::make_buffer(static_cast<size_t>(h.plan.windows) * sizeof(cl_uint2));
   fx->counts = gb::make_buffer((fx->stages + 1) * sizeof(cl_uint));
 
-  const std::string options = build_options(p.wg);
-  auto kernel = [&](const char* name) { return s.kernel("l2/face_detection.cl", name, options); };
+  const gb::ProgramKey program = program_of(p.wg);
+  auto kernel = [&](const char* name) { return s.kernel(program, name); };
   fx->grayscale = kernel("face_detection_grayscale");
   GB_CL(fx->grayscale.setArg(0, fx->rgba));
   GB_CL(fx->grayscale.setArg(1, fx->gray));
@@ -317,9 +319,9 @@ gb::Check verify(Fixture& fx, const Params& p) {
   const HostDetection& h = *fx.host;
   const size_t pixels = h.gray.size(), windows = h.plan.windows;
   std::vector<gb::Check> checks;
-  checks.push_back(gb::check_exact(gb::download<uint8_t>(fx.gray, pixels), h.gray, "grayscale"));
-  checks.push_back(gb::check_exact(gb::download<uint32_t>(fx.sum, h.integral.sum.size()), h.integral.sum, "integral image"));
-  checks.push_back(gb::check_exact(gb::download<uint64_t>(fx.sqsum, h.integral.sqsum.size()), h.integral.sqsum,
+  checks.push_back(gb::check_exact(gb::read_back<uint8_t>(fx.gray, pixels), h.gray, "grayscale"));
+  checks.push_back(gb::check_exact(gb::read_back<uint32_t>(fx.sum, h.integral.sum.size()), h.integral.sum, "integral image"));
+  checks.push_back(gb::check_exact(gb::read_back<uint64_t>(fx.sqsum, h.integral.sqsum.size()), h.integral.sqsum,
                                    "squared integral image"));
 
   const auto depth = gb::download<uint8_t>(fx.depth[0], windows);
@@ -453,7 +455,8 @@ void register_face_detection() {
           continue;
         }
         Params p{v, photo, wg, size};
-        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+        gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                          [wg] { return std::vector<gb::ProgramKey>{program_of(wg)}; });
       }
 }
 GB_CASE(register_face_detection);

@@ -82,13 +82,19 @@ struct Fixture {
   }
 };
 
+// The one program of every kernel on a grid n x n (its size is compiled in): built by
+// make_fixture, declared at registration.
+gb::ProgramKey program_of(int n) {
+  return {"l2/stable_fluids.cl", "-DNX=" + std::to_string(n) + " -DNY=" + std::to_string(n)};
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   const int n = fx->n = grid_edge(p.size_class);
   const size_t cells = static_cast<size_t>(n) * n, bytes = cells * sizeof(float);
-  const std::string options = "-DNX=" + std::to_string(n) + " -DNY=" + std::to_string(n);
-  auto kernel = [&](const char* name) { return s.kernel("l2/stable_fluids.cl", name, options); };
+  const gb::ProgramKey program = program_of(n);
+  auto kernel = [&](const char* name) { return s.kernel(program, name); };
   for (auto* b : {&fx->u[0], &fx->u[1], &fx->v[0], &fx->v[1], &fx->d[0], &fx->d[1], &fx->p[0], &fx->p[1], &fx->div})
     *b = gb::make_buffer(bytes);
   for (int c = 0; c < 2; ++c) {
@@ -204,7 +210,8 @@ void register_stable_fluids() {
     gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"jacobi", std::to_string(p.jacobi)},
                                                          {"wg", wg.label()},
                                                          {"size", std::to_string(size)}}),
-                      [p](benchmark::State& st) { run(st, p); });
+                      [p](benchmark::State& st) { run(st, p); },
+                      [size] { return std::vector<gb::ProgramKey>{program_of(grid_edge(size))}; });
   }
 }
 GB_CASE(register_stable_fluids);
