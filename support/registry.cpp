@@ -1,6 +1,7 @@
 // Case registrars, the exception-safe benchmark wrapper, and the skip list.
 #include "registry.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -15,8 +16,13 @@
 
 namespace gb {
 
-static std::vector<std::pair<CaseRegistrar, const char*>>& registrars() {
-  static std::vector<std::pair<CaseRegistrar, const char*>> list;
+struct RegisteredCase {
+  CaseRegistrar fn;
+  const char* name;
+  Clock clock;
+};
+static std::vector<RegisteredCase>& registrars() {
+  static std::vector<RegisteredCase> list;
   return list;
 }
 
@@ -46,7 +52,9 @@ int selected_benchmark_count() {
   return n;
 }
 
-CaseRegistration::CaseRegistration(CaseRegistrar fn, const char* name) { registrars().emplace_back(fn, name); }
+CaseRegistration::CaseRegistration(CaseRegistrar fn, const char* name, Clock clock) {
+  registrars().push_back({fn, name, clock});
+}
 
 struct PendingBenchmark {
   std::string name;
@@ -82,7 +90,9 @@ bool in_default_set(const std::string& name) {
 }
 
 size_t register_all_cases(bool whole_sweeps) {
-  for (const auto& [fn, name] : registrars()) {
+  std::stable_partition(registrars().begin(), registrars().end(),
+                        [](const RegisteredCase& c) { return c.clock == Clock::device; });
+  for (const auto& [fn, name, clock] : registrars()) {
     try {
       fn();
     } catch (const std::exception& e) {

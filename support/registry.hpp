@@ -68,8 +68,11 @@ std::string bench_name(const std::string& base,
                        std::initializer_list<std::pair<std::string, std::string>> params);
 
 using CaseRegistrar = void (*)();
+// Host-timed cases (transfers, enqueue, compile time) run after every device-timed one: by then
+// no program is being built ahead on other cores, which would disturb a host clock.
+enum class Clock { device, host };
 struct CaseRegistration {
-  CaseRegistration(CaseRegistrar fn, const char* name);
+  CaseRegistration(CaseRegistrar fn, const char* name, Clock clock = Clock::device);
 };
 // Calls every case's registrar, then registers with Google Benchmark every benchmark
 // (whole_sweeps) or the default set; returns how many sweep shapes were left out. A registrar
@@ -82,3 +85,5 @@ size_t register_all_cases(bool whole_sweeps);
 #define GB_CASE_CONCAT2(a, b) a##b
 #define GB_CASE_CONCAT(a, b) GB_CASE_CONCAT2(a, b)
 #define GB_CASE(fn) static const ::gb::CaseRegistration GB_CASE_CONCAT(gb_case_, __LINE__)(fn, #fn)
+#define GB_HOST_TIMED_CASE(fn) \
+  static const ::gb::CaseRegistration GB_CASE_CONCAT(gb_case_, __LINE__)(fn, #fn, ::gb::Clock::host)

@@ -106,6 +106,6 @@ void register_compile_time() {
                         [p](benchmark::State& st) { run(st, p); });
     }
 }
-GB_CASE(register_compile_time);
+GB_HOST_TIMED_CASE(register_compile_time);
 
 }  // namespace

@@ -235,6 +235,6 @@ void register_enqueue_overhead() {
                         [] { return std::vector<gb::ProgramKey>{program()}; });
   }
 }
-GB_CASE(register_enqueue_overhead);
+GB_HOST_TIMED_CASE(register_enqueue_overhead);
 
 }  // namespace

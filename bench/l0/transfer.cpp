@@ -170,6 +170,6 @@ void register_transfer() {
           gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, {}, in_default_run(bytes, size));
       }
 }
-GB_CASE(register_transfer);
+GB_HOST_TIMED_CASE(register_transfer);
 
 }  // namespace
