@@ -134,8 +134,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)
   --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
-                          time, while the first ones run (default: half the host's cores, at
-                          most 8, on a GPU; 0 on a CPU device, which the compiler would slow)
+                          time (default: all cores but one on a GPU; 0 on a CPU device, which the
+                          compiler would slow); never while a benchmark samples
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -66,7 +67,7 @@ std::string skipped_json(const std::vector<std::pair<std::string, std::string>>&
 unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
   if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
   if (!info.is_gpu()) return 0;
-  return std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
+  return std::max(2u, std::thread::hardware_concurrency()) - 1;
 }
 
 // Returns an exit code, or -1 to go on.
@@ -188,7 +189,10 @@ int run(int argc, char** argv) {
   if (size_t others = gb::skipped_variants().size() - selected_skips.size(); others > 0)
     std::fprintf(stderr, "(%zu variants this device cannot run are outside the filter; the JSON context lists every skip)\n", others);
 
-  // Compiling starts now, during the warm-up, in run order.
+  // Compiling starts now, during the warm-up, in run order; the first benchmark waits for every
+  // program, or kBuildHeadStart seconds; later builds run only while no benchmark samples.
+  constexpr double kBuildHeadStart = 8.0;
+  const auto builds_started = std::chrono::steady_clock::now();
   if (!listing) {
     std::vector<gb::ProgramKey> programs{gb::clock_ramp_program(), gb::batch_lead_program(),
                                          gb::copy_bandwidth_program()};
@@ -207,6 +211,11 @@ int run(int argc, char** argv) {
     file_context.emplace_back("clock_ramp_timeline", gb::ramp_timeline_json(r));
     if (!r.steady_from)
       std::fprintf(stderr, "warning: device throughput not steady after %.1f s of warm-up\n", last);
+  }
+
+  if (!listing) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - builds_started).count();
+    gb::session().wait_for_builds(std::max(0.0, kBuildHeadStart - spent));
   }
 
   std::unique_ptr<benchmark::BenchmarkReporter> display;

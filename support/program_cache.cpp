@@ -1,6 +1,8 @@
 // ProgramCache: one entry per key, a queue in run order, background builders.
 #include "program_cache.hpp"
 
+#include <chrono>
+
 namespace gb {
 
 ProgramCache::ProgramCache(Builder build, unsigned threads) : build_(std::move(build)), thread_count_(threads) {}
@@ -98,6 +100,12 @@ void ProgramCache::pause() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++paused_;
   changed_.wait(lock, [&] { return in_flight_ == 0; });
+}
+
+bool ProgramCache::wait_idle(double seconds) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return changed_.wait_for(lock, std::chrono::duration<double>(seconds),
+                           [&] { return queue_.empty() && in_flight_ == 0; });
 }
 
 void ProgramCache::resume() {

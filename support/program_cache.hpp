@@ -42,6 +42,8 @@ class ProgramCache {
   // resume() (host-timed measurements: a compiler on other cores disturbs host clocks).
   void pause();
   void resume();
+  // Until nothing is queued or being built, or `seconds` have passed; whether it got there.
+  bool wait_idle(double seconds);
 
   struct Counts {
     size_t built_ahead = 0;      // by a background thread

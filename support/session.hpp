@@ -36,6 +36,7 @@ class Session {
   // No program is built in the background between these (host-timed measurements).
   void pause_builds() { programs_.pause(); }
   void resume_builds() { programs_.resume(); }
+  bool wait_for_builds(double seconds) { return programs_.wait_idle(seconds); }
   ProgramCache::Counts program_counts() const { return programs_.counts(); }
   cl::Kernel kernel(const std::string& file, const std::string& name,
                     const std::string& options = "");
