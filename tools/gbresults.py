@@ -6,7 +6,8 @@ A run file is Google Benchmark 1.7.1 JSON: {"context": {...}, "benchmarks": [...
 Entries of one benchmark (its repetitions and aggregates) share a "run_name";
 that name is the stable key every tool matches on.  Metrics per benchmark are
 "time" (real_time in seconds; lower is better) and every counter whose name
-ends in "_per_second" (rates; higher is better).
+ends in "_per_second" (rates; higher is better).  tools/gate instead follows each
+benchmark's declared "primary_metric" (see primary_metric() below).
 """
 
 import json
@@ -20,6 +21,9 @@ import tempfile
 TIME = "time"  # our name for real_time, always held in seconds
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 RATE_SUFFIX = "_per_second"
+REAL_TIME = "real_time"  # a primary metric that is lower-is-better; every other one is a rate
+# The primary metric of a file written before gpu_bench declared one: the first of these both runs have.
+PRIMARY_FALLBACK = ("flop_per_second", "bytes_per_second", "items_per_second", REAL_TIME)
 
 # Verdicts of one metric comparison.
 REGRESSION = "REGRESSION"
@@ -104,6 +108,16 @@ def entry_metrics(entry):
     return metrics
 
 
+def entry_value(entry, metric):
+    """One metric of one entry: "real_time" in seconds, any other counter as written; None when absent."""
+    if metric == REAL_TIME:
+        scale = TIME_UNIT_SECONDS.get(entry.get("time_unit", "ns"))
+        value = entry.get(REAL_TIME)
+        return value * scale if scale is not None and is_number(value) else None
+    value = entry.get(metric)
+    return float(value) if is_number(value) else None
+
+
 def entry_key(entry):
     """The stable name of the benchmark an entry belongs to (shared by its repetitions)."""
     if isinstance(entry.get("run_name"), str) and entry["run_name"]:
@@ -125,6 +139,8 @@ class Bench:
         self.aggregates = {}  # aggregate name ("mean", "median", "stddev") -> {metric: value}
         self.repetitions = 1
         self.errors = []      # error messages of errored entries
+        self.entries = []     # the iteration entries as read (not errored), for the gate
+        self.aggregate_entries = {}  # aggregate name -> that aggregate's entry as read
 
     def add(self, entry):
         if is_number(entry.get("repetitions")):
@@ -136,7 +152,9 @@ class Bench:
         if entry.get("run_type") == "aggregate":
             # "cv" is a fraction, not a time: never use it as an estimate.
             self.aggregates[str(entry.get("aggregate_name"))] = metrics
+            self.aggregate_entries[str(entry.get("aggregate_name"))] = entry
             return
+        self.entries.append(entry)
         for metric, value in metrics.items():
             self.samples.setdefault(metric, []).append(value)
 
@@ -173,6 +191,34 @@ class Bench:
         """(min, max) over the repetitions, or None with fewer than two."""
         values = self.values(metric)
         return (min(values), max(values)) if len(values) >= 2 else None
+
+    def declared_primary(self):
+        """The "primary_metric" the entries name (gpu_bench writes it since 0.1.0), or None in older files."""
+        for entry in self.entries + list(self.aggregate_entries.values()):
+            name = entry.get("primary_metric")
+            if isinstance(name, str) and name:
+                return name
+        return None
+
+    def metric_values(self, metric):
+        """Positive values of one metric (a counter, or "real_time" in seconds) over the repetitions."""
+        values = (entry_value(entry, metric) for entry in self.entries)
+        return [v for v in values if v is not None and v > 0]
+
+    def aggregate_value(self, aggregate, metric):
+        entry = self.aggregate_entries.get(aggregate)
+        return None if entry is None else entry_value(entry, metric)
+
+    def has_metric(self, metric):
+        if self.metric_values(metric):
+            return True
+        value = self.aggregate_value("median", metric) or self.aggregate_value("mean", metric)
+        return value is not None and value > 0
+
+    def counter(self, name):
+        """The median of a descriptive counter (noise, samples, host_over_device) over the repetitions."""
+        values = [float(e[name]) for e in self.entries if is_number(e.get(name))]
+        return statistics.median(values) if values else None
 
     def summary_stats(self, metric):
         """(mean, stddev, n) from the aggregates, for files written with aggregates only."""
@@ -229,6 +275,23 @@ def load_run(path):
         key = entry_key(entry)
         benches.setdefault(key, Bench(key)).add(entry)
     return Run(path, context, benches)
+
+
+def primary_metric(base, cur):
+    """The one metric the gate compares for a benchmark, or None when the two runs share no usable one.
+
+    CURRENT's declared primary_metric, else BASELINE's, else (files from before gpu_bench declared one)
+    the first of flop_per_second, bytes_per_second, items_per_second and real_time, whichever both
+    runs have values for.
+    """
+    for metric in (cur.declared_primary(), base.declared_primary()) + PRIMARY_FALLBACK:
+        if metric and base.has_metric(metric) and cur.has_metric(metric):
+            return metric
+    return None
+
+
+def lower_is_better(metric):
+    return metric == REAL_TIME
 
 
 # ---------------------------------------------------------------- judging

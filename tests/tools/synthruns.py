@@ -3,6 +3,7 @@
 """Helpers shared by test_gate.py, test_export.py and test_report.py."""
 
 import json
+import math
 import os
 import random
 import statistics
@@ -106,3 +107,119 @@ def need(available, what):
 def have_matplotlib():
     done = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True)
     return done.returncode == 0
+
+
+# ---------------------------------------------------------------- runs as gpu_bench writes them now
+
+MEDIAN_SE = 1.2533 / 1.349  # standard error of a median per unit of relative IQR, times sqrt(samples)
+
+
+def measured(name, times_ns, noise=0.003, samples=10, primary=None, work=None, counters=None,
+             aggregates=True, aggregates_only=False):
+    """The entries of one benchmark with primary_metric, metrics and the noise/samples counters.
+
+    times_ns: one median per-unit time per repetition.  work: {rate counter: amount per unit}, e.g.
+    {"flop_per_second": 2e9, "bytes_per_second": 8e6} or a case's own {"mlups": 1e6}; their order
+    is the order of "metrics", and the first is the primary metric unless `primary` names one
+    ("real_time" when work is empty).  counters: descriptive counters (batch, host_over_device, ...).
+    """
+    work = dict(work or {})
+    metrics = list(work)
+    primary = primary or (metrics[0] if metrics else "real_time")
+    reps = len(times_ns)
+    iterations = []
+    for index, time_ns in enumerate(times_ns):
+        entry = {"name": name, "family_index": 0, "per_family_instance_index": 0, "run_name": name,
+                 "run_type": "iteration", "primary_metric": primary, "metrics": metrics, "repetitions": reps,
+                 "repetition_index": index, "threads": 1, "iterations": 1, "real_time": time_ns * 1e-6,
+                 "cpu_time": 3.0, "time_unit": "ms"}
+        entry.update({metric: amount / (time_ns * 1e-9) for metric, amount in work.items()})
+        entry.update({"batch": 64.0, "converged": 1.0, "margin": 1e-6, "rel_error": 1e-8,
+                      "noise": float(noise), "samples": float(samples)})
+        entry.update(counters or {})
+        iterations.append(entry)
+    if reps < 2 or not aggregates:
+        return iterations
+    keys = ["real_time", "cpu_time"] + metrics + [k for k in iterations[0] if k in ("noise", "samples", "batch")]
+    stats = {"mean": statistics.mean, "median": statistics.median, "stddev": statistics.stdev,
+             "cv": lambda v: statistics.stdev(v) / statistics.mean(v)}
+    out = []
+    for agg, fn in stats.items():
+        entry = {k: v for k, v in iterations[0].items() if k not in ("repetition_index",)}
+        entry.update({"name": f"{name}_{agg}", "run_type": "aggregate", "aggregate_name": agg,
+                      "aggregate_unit": "percentage" if agg == "cv" else "time", "iterations": reps})
+        entry.update({k: fn([it[k] for it in iterations]) for k in keys})
+        out.append(entry)
+    return out if aggregates_only else iterations + out
+
+
+KINDS = (  # (work per unit, primary) of the kinds of benchmark gpu_bench has
+    ({"flop_per_second": 2e9, "bytes_per_second": 8e6, "items_per_second": 1e6}, None),
+    ({"bytes_per_second": 64e6, "items_per_second": 16e6}, None),
+    ({"items_per_second": 1e6}, None),
+    ({}, "real_time"),
+    ({"mlups": 1e6, "bytes_per_second": 76e6}, "mlups"),  # a case's own rate as the primary metric
+)
+
+
+def one_binary(seed, n=500, reps=1, drift=0.005, launch_bound=10, stuck=0):
+    """Two runs of one binary on one device: {key: (base entries, current entries)} and their specs.
+
+    Each benchmark has a noise of 0.1-1% (its medians jitter by the standard error of a median of
+    its samples), and the second run drifts by up to `drift` (uniform, either sign).  launch_bound
+    of them have noise 2% and drift +-3%; `stuck` more are launch-bound the way 2-D FFTs on an
+    H100 are: host_over_device 1.3, noise 0.1%, yet a drift of +-8% between the runs.  Descriptive
+    counters (batch, samples, converged, host_over_device, ...) differ wildly between the runs.
+    """
+    rng = random.Random(seed)
+    specs = []
+    for i in range(n):
+        work, primary = KINDS[i % len(KINDS)]
+        spec = {"name": f"L{i % 3}/Synthetic/case:{i // 7}/variant:{i}/size:3/manual_time", "work": work,
+                "primary": primary, "time": 10 ** rng.uniform(3, 7), "noise": rng.uniform(0.001, 0.01),
+                "samples": rng.choice([10, 10, 10, 13, 25, 40]), "drift": rng.uniform(-drift, drift),
+                "hod": rng.uniform(1.0, 1.1), "launch_bound": False}
+        if i % 50 == 7 and launch_bound > 0:
+            launch_bound -= 1
+            spec.update(noise=0.02, samples=30, drift=rng.choice([-0.03, 0.03]), hod=1.5, launch_bound=True)
+        elif i % 50 == 23 and stuck > 0:
+            stuck -= 1
+            spec.update(noise=0.001, samples=10, drift=rng.choice([-0.08, 0.08]), hod=1.3, launch_bound=True)
+        specs.append(spec)
+    return specs
+
+
+def jittered(spec, rng, reps, factor=1.0):
+    """reps medians of spec's benchmark taking factor x its time, jittered as much as its noise implies."""
+    se = MEDIAN_SE * spec["noise"] / math.sqrt(spec["samples"])
+    return [spec["time"] * factor * (1.0 + rng.gauss(0.0, se)) for _ in range(reps)]
+
+
+def side_entries(spec, rng, times, wild=False):
+    """One run's entries of a spec'd benchmark with the given medians (ns)."""
+    counters = {"host_over_device": spec["hod"]}
+    samples = spec["samples"]
+    if wild:  # what describes the measurement may change as it likes: it is never compared
+        counters.update(batch=rng.choice([1.0, 16.0, 4096.0]), converged=rng.choice([0.0, 1.0]),
+                        rel_error=rng.uniform(0, 1e-3), margin=rng.uniform(0, 1e-2), passes=rng.choice([1.0, 4.0]),
+                        work_group=rng.choice([64.0, 256.0, 1024.0]))
+        samples = rng.choice([3, samples, 1000])
+    return measured(spec["name"], times, noise=spec["noise"], samples=samples, primary=spec["primary"],
+                    work=spec["work"], counters=counters)
+
+
+def write_pair(directory, specs, seed, reps=1, slowed=None, factor=1.0):
+    """BASELINE and CURRENT files of specs: CURRENT drifts by each spec's drift, except that the
+    benchmark named `slowed` measures exactly `factor` x its baseline medians (a real change, measured
+    as such)."""
+    rng = random.Random(seed * 7919 + 1)
+    base, cur = [], []
+    for spec in specs:
+        times = jittered(spec, rng, reps)
+        base += side_entries(spec, rng, times)
+        if spec["name"] == slowed:
+            cur += side_entries(spec, rng, [t * factor for t in times], wild=True)
+        else:
+            cur += side_entries(spec, rng, jittered(spec, rng, reps, 1.0 + spec["drift"]), wild=True)
+    return (write_run(os.path.join(directory, "base.json"), base),
+            write_run(os.path.join(directory, "cur.json"), cur))

@@ -53,7 +53,7 @@ class RealRun(unittest.TestCase):
     def test_gate_passes_a_run_against_itself(self):
         done = sr.run_tool("gate", self.run_file, self.run_file)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertIn("U test 5v5", done.stdout)
+        self.assertIn("Welch 5v5", done.stdout)
 
     def test_gate_fails_a_run_three_times_slower(self):
         done = sr.run_tool("gate", self.run_file, self.slowed_copy(3.0))
