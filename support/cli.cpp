@@ -80,6 +80,8 @@ CliOptions parse_cli(int* argc, char** argv) {
     } else if (take_value(a, "--build_threads", &v)) {
       o.build_threads = static_cast<int>(parse_number("--build_threads", v, 0, 256));
       if (std::to_string(*o.build_threads) != v) throw UsageError("--build_threads: expected a whole number, got '" + v + "'");
+    } else if (take_value(a, "--build_head_start", &v)) {
+      o.build_head_start_s = parse_number("--build_head_start", v, 0, 1e6);
     } else if (take_value(a, "--progress", &v)) {
       if (v != "0" && v != "1" && v != "false" && v != "true")
         throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
@@ -134,8 +136,10 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)
   --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
-                          time (default: all cores but one on a GPU; 0 on a CPU device, which the
-                          compiler would slow); never while a benchmark samples
+                          time (default: a quarter of the cores, at most 4, on a GPU; 0 on a CPU
+                          device, which the compiler would slow); never while a benchmark samples
+  --build_head_start=S    before the first benchmark, wait at most S seconds for the programs
+                          built ahead (default 8; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 

@@ -63,11 +63,13 @@ std::string skipped_json(const std::vector<std::pair<std::string, std::string>>&
   return json + "]";
 }
 
-// On a CPU device the compiler would compete with the kernels being measured.
+// On a CPU device the compiler would compete with the kernels being measured. NVIDIA's driver
+// builds about 1.5 programs at a time however many threads ask (docs/PERFORMANCE.md), and a
+// benchmark about to sample waits for the builds in flight: a few threads, not every core.
 unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
   if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
   if (!info.is_gpu()) return 0;
-  return std::max(2u, std::thread::hardware_concurrency()) - 1;
+  return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u);
 }
 
 // Returns an exit code, or -1 to go on.
@@ -190,8 +192,7 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "(%zu variants this device cannot run are outside the filter; the JSON context lists every skip)\n", others);
 
   // Compiling starts now, during the warm-up, in run order; the first benchmark waits for every
-  // program, or kBuildHeadStart seconds; later builds run only while no benchmark samples.
-  constexpr double kBuildHeadStart = 8.0;
+  // program, or --build_head_start seconds; later builds run only while no benchmark samples.
   const auto builds_started = std::chrono::steady_clock::now();
   if (!listing) {
     std::vector<gb::ProgramKey> programs{gb::clock_ramp_program(), gb::batch_lead_program(),
@@ -215,7 +216,7 @@ int run(int argc, char** argv) {
 
   if (!listing) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - builds_started).count();
-    gb::session().wait_for_builds(std::max(0.0, kBuildHeadStart - spent));
+    gb::session().wait_for_builds(std::max(0.0, cli.build_head_start_s - spent));
   }
 
   std::unique_ptr<benchmark::BenchmarkReporter> display;
