@@ -106,6 +106,7 @@ int run(int argc, char** argv) {
       return gb::kExitUsage;
     }
   }
+  benchmark::SetDefaultTimeUnit(benchmark::kMillisecond);  // --benchmark_time_unit overrides it
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return gb::kExitUsage;
   // The harness samples inside one Google Benchmark iteration (support/measure): the runner must
@@ -225,7 +226,8 @@ int run(int argc, char** argv) {
   else if (cli.benchmark_format == "csv")
     display = std::make_unique<benchmark::CSVReporter>();
   else
-    display = std::make_unique<gb::SiConsoleReporter>();
+    display = std::make_unique<gb::SiConsoleReporter>(benchmark::FLAGS_benchmark_counters_tabular,
+                                                      !benchmark::FLAGS_benchmark_time_unit.empty());
   // Two reporters, as Google Benchmark has them: the display, and the file's, which receives
   // every run even with --benchmark_display_aggregates_only. Both drop runs skipped at run time or
   // abandoned by a signal; the file's keeps its runs until the end.

@@ -164,8 +164,7 @@ static void register_with_google_benchmark(const std::string& name, const Body& 
                                           note_failure(name, e.what());
                                         }
                                       })
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
+      ->UseManualTime();  // in the default time unit: ms, or --benchmark_time_unit
 }
 
 bool selected_by_filter(const std::string& name) {

@@ -125,6 +125,20 @@ class Runs(unittest.TestCase):
             self.assertGreater(b["bytes_per_second"], 0)
             self.assertLessEqual(b["rel_error"], b["margin"])
 
+    def test_time_unit_and_tabular_counters_are_honored(self):
+        p, path = self.run_json("us.json", "--benchmark_time_unit=us", "--benchmark_counters_tabular=true")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual({b["time_unit"] for b in strict_load(path)["benchmarks"]}, {"us"})
+        header = next(line for line in p.stdout.splitlines() if line.startswith("Benchmark"))
+        self.assertIn("bytes_per_second", header)  # counters as columns
+        row = next(line for line in p.stdout.splitlines() if line.startswith("L0/"))
+        self.assertRegex(row, r" us ")
+        self.assertRegex(row, r"[0-9.]+ [kMGT]?B/s")
+        p, path = self.run_json("ms.json")
+        self.assertEqual({b["time_unit"] for b in strict_load(path)["benchmarks"]}, {"ms"})
+        row = next(line for line in p.stdout.splitlines() if line.startswith("L0/"))
+        self.assertRegex(row, r"bytes_per_second=[0-9.]+ [kMGT]?B/s .*noise=[0-9.e+-]+%")
+
     def test_verification_failure_is_loud(self):
         # A margin scaled to nothing cannot hold the triad's fma rounding: it must fail.
         p, path = self.run_json("fail.json", "--tolerance_scale=0.000001")
