@@ -139,7 +139,7 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           time (default: a quarter of the cores, at most 4, on a GPU; 0 on a CPU
                           device, which the compiler would slow); never while a benchmark samples
   --build_head_start=S    before the first benchmark, wait at most S seconds for the programs
-                          built ahead (default 8; a large value builds everything first)
+                          built ahead (default 5; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
 

@@ -31,7 +31,7 @@ struct CliOptions {
   bool progress = true;
   bool all_sweeps = false;          // every work-group sweep shape, not the default set
   std::optional<int> build_threads; // --build_threads: background program builders
-  double build_head_start_s = 8.0;  // --build_head_start: longest wait for builds before the first benchmark
+  double build_head_start_s = 5.0;  // --build_head_start: longest wait for builds before the first benchmark
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
   std::string benchmark_out_format = "json";  // taken: json, csv or console

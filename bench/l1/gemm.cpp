@@ -314,8 +314,11 @@ void register_type(int size_class) {
           continue;
         }
         Params p{v, s, wg, tile_k, size_class};
+        // The naive kernel above 4096^3 (a second or more per unit) runs with --all_sweeps only.
+        const bool slow = v == Variant::naive && double(s.m) * s.n * s.k > 4096.0 * 4096 * 4096;
         gb::add_benchmark(name, [p](benchmark::State& st) { run<T>(st, p); },
-                          [p] { return std::vector<gb::ProgramKey>{program_of<T>(p)}; });
+                          [p] { return std::vector<gb::ProgramKey>{program_of<T>(p)}; },
+                          slow ? gb::DefaultRun::no : gb::DefaultRun::yes);
       }
     }
   }
