@@ -159,6 +159,191 @@ class RooflineAcrossRuns(unittest.TestCase):
                 page = handle.read()
         self.assertIn("ceilings from the L0 cases of its runs: 60", page)
         self.assertIn("4 TB/s", page)
+        # The roofs this filtered pair does not measure are named as missing.
+        self.assertIn("Roofs not measured in the runs of Synthetic GPU A: FP64, L2 cache, L1 cache, local memory",
+                      page)
+
+
+# ---------------------------------------------------------------- runs as gpu_bench writes them now
+
+MS = 1e6  # ns
+
+
+def rate(name, per_second, metric, noise=0.001, **extra):
+    """One benchmark taking 1 ms per unit that runs at per_second of metric (FLOP/s or bytes/s)."""
+    return sr.measured(name, [MS], noise=noise, work={metric: per_second * 1e-3}, **extra)
+
+
+def point(name, flops, intensity, noise=0.001):
+    """A case at `flops` FLOP/s and `intensity` FLOP/byte."""
+    return sr.measured(name, [MS], noise=noise, work={"flop_per_second": flops * 1e-3,
+                                                      "bytes_per_second": flops / intensity * 1e-3})
+
+
+def l0_roofs():
+    """Every L0 case the roofline reads: FP32 20 TFLOP/s, FP64 10, DRAM 2 TB/s, L1 16, L2 6.2, local 12."""
+    entries = rate("L0/Compute/float/width:4/size:3/manual_time", 20e12, "flop_per_second")
+    entries += rate("L0/Compute/float/width:1/size:3/manual_time", 19e12, "flop_per_second")
+    entries += rate("L0/Compute/double/width:4/size:3/manual_time", 10e12, "flop_per_second")
+    entries += rate("L0/GlobalBandwidth/read/type:float4/access:coalesced/size:3/manual_time", 2e12,
+                    "bytes_per_second")
+    entries += rate("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:3/manual_time", 1.8e12,
+                    "bytes_per_second")
+    entries += rate("L0/GlobalBandwidth/write/type:float4/access:coalesced/size:3/manual_time", 2.6e12,
+                    "bytes_per_second")  # not a DRAM roof: writes may be absorbed by L2
+    sweep = [("4KiB", 16e12), ("8KiB", 15.9e12), ("16KiB", 15.8e12), ("32KiB", 15.9e12), ("64KiB", 15.5e12),
+             ("128KiB", 11e12), ("256KiB", 9e12), ("512KiB", 6.2e12), ("1MiB", 6.1e12), ("2MiB", 5.9e12),
+             ("4MiB", 5.8e12), ("8MiB", 3.5e12), ("16MiB", 2.2e12), ("32MiB", 2.1e12), ("64MiB", 2.1e12)]
+    for ws, bandwidth in sweep:
+        entries += rate(f"L0/CacheBandwidth/read/type:float4/ws:{ws}/size:3/manual_time", bandwidth,
+                        "bytes_per_second")
+    entries += rate("L0/LocalMemory/read/type:float/stride:1/size:3/manual_time", 12e12, "bytes_per_second")
+    entries += rate("L0/LocalMemory/read/type:float/stride:2/size:3/manual_time", 6e12, "bytes_per_second")
+    return entries
+
+
+ABOVE_FP32 = "L1/GEMM/tiled/type:float/m:1024/size:3/manual_time"
+ABOVE_FP64 = "L1/GEMM/tiled/type:double/m:1024/size:3/manual_time"
+ABOVE_MEMORY = "L1/Stencil/5pt/type:float/size:3/manual_time"
+FROM_CACHE = "L1/Reduction/local/op:sum/type:float/size:3/manual_time"
+BELOW = "L1/Scan/lookback/type:float/size:3/manual_time"
+NOISY = "L2/LatticeBoltzmann/D2Q9/size:3/manual_time"
+LOOSE = "L2/StableFluids/jacobi:40/size:3/manual_time"
+BATCHED = "L1/Transpose/naive/size:3/wg:{}/manual_time"   # per-unit and per-batch times disagree
+TIED = "L1/BoxFilter/naive/type:float/radius:1/size:3/wg:{}/manual_time"  # two shapes within the noise
+
+
+def current_run():
+    entries = l0_roofs()
+    entries += point(ABOVE_FP32, 30e12, 100)       # 150% of FP32
+    entries += point(ABOVE_FP64, 12e12, 100)       # under FP32, 120% of FP64
+    entries += point(ABOVE_MEMORY, 10e12, 0.5)     # 125% of the highest memory roof (16 TB/s x 0.5)
+    entries += point(FROM_CACHE, 3e12, 1.0)        # above DRAM (2 TB/s x 1), under L1: not above its roof
+    entries += point(BELOW, 1e12, 1.0)
+    entries += sr.measured(NOISY, [2 * MS], noise=0.0123, work={"items_per_second": 1e6})
+    entries += sr.measured(LOOSE, [3 * MS], noise=0.04, work={"items_per_second": 1e6},
+                           counters={"converged": 0.0})
+    # (per-unit ms, batch): 32x8 is the fastest per unit, yet the slowest per batch and in cpu_time.
+    for shape, (unit_ms, batch) in {"16x16": (1.0, 1.0), "32x8": (0.8, 64.0), "64x4": (0.9, 2.0)}.items():
+        for entry in sr.measured(BATCHED.format(shape), [unit_ms * MS], noise=0.001, counters={"batch": batch}):
+            entry["cpu_time"] = unit_ms * batch * 1000.0
+            entry["iterations"] = int(batch)
+            entries.append(entry)
+    # 16x16 is 0.5% faster than 32x8, but its noise of 2% covers that: 32x8, far less noisy, is named best.
+    for shape, (unit_ms, noise) in {"16x16": (1.0, 0.02), "32x8": (1.005, 0.001), "8x32": (1.5, 0.001)}.items():
+        entries += sr.measured(TIED.format(shape), [unit_ms * MS], noise=noise)
+    return entries
+
+
+def older_run():
+    """The same device a month earlier: the stencil 30% faster, the reduction 2% slower."""
+    entries = point(ABOVE_MEMORY, 13e12, 0.5) + point(FROM_CACHE, 2.94e12, 1.0) + point(BELOW, 1e12, 1.0)
+    return entries + sr.measured(NOISY, [2 * MS], noise=0.0123, work={"items_per_second": 1e6})
+
+
+class MeasuredRuns(unittest.TestCase):
+    """Runs in gpu_bench's current layout (per-unit real_time, noise, converged), passed newest first."""
+
+    @classmethod
+    def setUpClass(cls):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        cls.tmp = tempfile.TemporaryDirectory()
+        new = sr.write_run(os.path.join(cls.tmp.name, "new.json"), current_run(),
+                           sr.context(date="2024-06-01T09:00:00+00:00"))
+        old = sr.write_run(os.path.join(cls.tmp.name, "old.json"), older_run(),
+                           sr.context(date="2024-05-01T09:00:00+00:00"))
+        out = os.path.join(cls.tmp.name, "r.html")
+        cls.done = sr.run_tool("report", new, old, "-o", out)
+        with open(out, encoding="utf-8") as handle:
+            cls.html = handle.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def section(self, title):
+        start = self.html.index(f"<h2>{title}</h2>")
+        end = self.html.find("<h2>", start + 1)
+        return self.html[start:end if end >= 0 else None]
+
+    def row(self, html, key):
+        match = re.search(r"<tr><td><code>" + re.escape(key) + r"</code></td>(.*?)</tr>", html)
+        self.assertIsNotNone(match, key)
+        return match.group(1)
+
+    def test_runs_are_ordered_by_date(self):
+        self.assertEqual(self.done.returncode, 0, self.done.stderr)
+        runs = self.section("Runs")
+        self.assertLess(runs.index("old.json"), runs.index("new.json"))
+        self.assertIn("ordered by the date in their context", runs)
+        self.assertIn("<th>#1 old.json</th>", self.html)  # the comparison's base is the oldest run
+        self.assertIn("Latest run (new.json)", self.html)
+
+    def test_best_shape_is_ranked_by_time_per_unit(self):
+        self.assertIn("L1/Transpose/naive/size:3/manual_time: best wg:32x8 at 800 us per unit", self.html)
+
+    def test_shapes_within_the_noise_are_equally_best(self):
+        caption = re.search(r"<figcaption>L1/BoxFilter/naive/[^<]*", self.html).group(0)
+        self.assertIn("best wg:32x8 at 1 ms per unit (noise 0.1%)", caption)
+        self.assertIn("equally best within the noise: wg:16x16 (0.995x, noise 2%)", caption)
+        self.assertNotIn("wg:8x32", caption)
+
+    def test_every_roof_is_drawn_and_labelled(self):
+        roofs = re.search(r'<table class="roofs">.*?</table>', self.html).group(0)
+        for label, value in (("FP32", "20 TFLOP/s"), ("FP64", "10 TFLOP/s"), ("DRAM", "2 TB/s"),
+                             ("L2 cache", "6.2 TB/s"), ("L1 cache", "16 TB/s"), ("local memory", "12 TB/s")):
+            self.assertIn(f"<tr><td>{label}</td><td>{value}</td>", roofs)
+            self.assertRegex(self.html, rf'id="c\d+-roof-{label.lower().replace(" ", "-")}"')
+        self.assertNotIn("not measured", roofs)
+        self.assertNotIn("Roofs not measured", self.html)
+
+    def test_points_above_their_roof_are_annotated(self):
+        self.assertRegex(self.html, r'id="c\d+-above-roof"')  # ringed in the chart
+        notes = re.search(r'<ol class="above-roof">(.*?)</ol>', self.html).group(1)
+        self.assertRegex(notes, re.escape(ABOVE_FP32) + r"</code>: above the FP32 roof \(20 TFLOP/s\) by \+50")
+        self.assertRegex(notes, re.escape(ABOVE_FP64) + r"</code>: above the FP64 roof \(10 TFLOP/s\) by \+20")
+        self.assertRegex(notes, re.escape(ABOVE_MEMORY) + r"</code>: above roof: data reuse in cache")
+        for key in (FROM_CACHE, BELOW):
+            self.assertNotIn(key, notes)
+        self.assertIn("3 above their roof", self.html)
+        self.assertIn("above the DRAM roof: served from cache", self.row(self.html, FROM_CACHE))
+
+    def test_noise_and_unconverged_are_shown(self):
+        results = self.section("Results")
+        self.assertIn("<td>1.2%</td>", self.row(results, NOISY))
+        self.assertIn("4% <span class=\"bad unconverged\">unconverged</span>", self.row(results, LOOSE))
+        self.assertRegex(self.html, r'id="c\d+-noise-bars-l1"')    # error bars on the roofline
+        self.assertIn('<line class="noise"', self.section("History"))  # and on the history lines
+
+    def test_comparison_lists_the_largest_change_first(self):
+        table = re.search(r'<table class="comparison">.*?</table>', self.section("Comparison")).group(0)
+        order = [table.index(key) for key in (ABOVE_MEMORY, FROM_CACHE, NOISY)]
+        self.assertEqual(order, sorted(order))
+        self.assertIn('<span class="worse">0.769x</span>', self.row(table, ABOVE_MEMORY))
+        self.assertIn('<span class="better">1.020x</span>', self.row(table, FROM_CACHE))
+        self.assertIn('<span class="same">1.000x</span>', self.row(table, NOISY))
+        self.assertIn("(1.2%)", self.row(table, NOISY))
+        self.assertNotIn(ABOVE_FP32, table)  # in one run only
+
+
+class DateOrder(unittest.TestCase):
+    def test_missing_and_equal_dates_keep_the_command_line_order(self):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        with tempfile.TemporaryDirectory() as tmp:
+            def write(name, date):
+                ctx = sr.context(date=date) if date else {k: v for k, v in sr.context().items() if k != "date"}
+                return sr.write_run(os.path.join(tmp, name), sr.measured("L2/Reduce/sum/manual_time", [MS]), ctx)
+            paths = [write("c.json", "2024-03-01T00:00:00Z"), write("x.json", None),
+                     write("b.json", "2024-02-01T00:00:00+00:00"), write("a.json", "2024-02-01T00:00:00+00:00")]
+            out = os.path.join(tmp, "r.html")
+            done = sr.run_tool("report", *paths, "-o", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out, encoding="utf-8") as handle:
+                page = handle.read()
+        runs = page[page.index("<h2>Runs</h2>"):page.index("<h2>Summary per level</h2>")]
+        self.assertEqual(re.findall(r"<td>(\w)\.json</td>", runs), ["b", "x", "a", "c"])
+        self.assertIn("No readable date in the context of x.json", runs)
+        self.assertIn("b.json, a.json have the same date", runs)
 
 
 class Browser(ReportCase):
