@@ -5,11 +5,15 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "parallel.hpp"
@@ -201,6 +205,15 @@ ScanPlan plan_scan(const HaarCascade& c, int width, int height, double scale_fac
   return plan;
 }
 
+void require_windows(const HaarCascade& c, const ScanPlan& plan) {
+  if (plan.windows > 0) return;
+  std::string m = "no window of the cascade (" + std::to_string(c.width) + "x" + std::to_string(c.height) +
+                  ") fits in the image (" + std::to_string(plan.width) + "x" + std::to_string(plan.height) + ")";
+  if (c.width <= plan.width && c.height <= plan.height)
+    m += ": windows are limited to " + std::to_string(kMaxWindow) + " pixels";
+  throw std::runtime_error(m);
+}
+
 Window window_at(const ScanPlan& plan, uint32_t id) {
   int k = static_cast<int>(plan.scales.size()) - 1;
   while (k > 0 && id < plan.scales[k].first_window) --k;
@@ -308,9 +321,18 @@ T corner_sum(const T* ii, const FlatRect& r) {
 
 }  // namespace
 
-CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii) {
+CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii,
+                          uint64_t max_evaluations_per_window) {
   const int stages = static_cast<int>(c.stages.size());
   const size_t nodes = c.nodes.size();
+  // Each row reserves a stage's evaluations before it runs them: the total reserved, when nothing
+  // stops, is the same in any order, so whether the budget stops a cascade does not depend on timing.
+  const uint64_t budget = plan.windows == 0 ? 0
+                          : max_evaluations_per_window > std::numeric_limits<uint64_t>::max() / plan.windows
+                              ? std::numeric_limits<uint64_t>::max()
+                              : plan.windows * max_evaluations_per_window;
+  std::atomic<uint64_t> evaluations{0};
+  std::atomic<bool> too_costly{false};
   CascadeResult out;
   out.depth = filled_vector<uint8_t>(plan.windows, 0);
   out.borderline = filled_vector<uint8_t>(plan.windows, kNotBorderline);
@@ -333,6 +355,7 @@ CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const Inte
   for (int k = 0; k < static_cast<int>(plan.scales.size()); ++k)
     for (int iy = 0; iy < plan.scales[k].ny; ++iy) rows.emplace_back(k, iy);
   parallel_for(rows.size(), [&](size_t task) {
+    if (too_costly.load(std::memory_order_relaxed)) return;
     const int k = rows[task].first, iy = rows[task].second;
     const ScanScale& s = plan.scales[k];
     const FlatNode* node = flat[k].data();
@@ -356,6 +379,11 @@ CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const Inte
     size_t count = alive.size();
     for (int st = 0; st < stages && count > 0; ++st) {
       const HaarStage& stage = c.stages[st];
+      const uint64_t cost = static_cast<uint64_t>(count) * static_cast<uint64_t>(stage.count);
+      if (evaluations.fetch_add(cost, std::memory_order_relaxed) + cost > budget) {
+        too_costly = true;
+        return;
+      }
       std::fill_n(stage_sum.begin(), count, 0.0f);  // plain adds in a fixed order: the same on every device
       for (int n = stage.first; n < stage.first + stage.count; ++n) {
         const FlatNode& f = node[n];
@@ -391,6 +419,11 @@ CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const Inte
       count = kept;
     }
   });
+  if (too_costly)
+    throw std::runtime_error("cascade too costly: more than " + std::to_string(max_evaluations_per_window) +
+                             " weak-classifier evaluations per window on average (" + std::to_string(plan.windows) +
+                             " windows x " + std::to_string(stages) + (stages == 1 ? " stage, " : " stages, ") +
+                             std::to_string(nodes) + " weak classifiers; OpenCV's frontal face takes about 40)");
   for (uint8_t d : out.depth)
     for (int st = 0; st < d; ++st) ++out.survivors[st];
   return out;
@@ -437,20 +470,59 @@ bool similar(const Detection& a, const Detection& b, double eps) {
 
 int round_half_even(double v) { return static_cast<int>(std::nearbyint(v)); }  // OpenCV's cvRound
 
+// Rectangles [x0, x1] x [y0, y1] (inclusive) for point queries: each goes to the level whose square
+// cells (a power of two) are at least as large as it, so it lies in at most 2 x 2 cells there; a
+// point query looks in one cell per level and meets every rectangle that contains the point (and
+// some that do not: the caller tests). Each rectangle is met at most once per query.
+class BoxGrid {
+ public:
+  void insert(uint32_t id, int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+    const int64_t extent = std::max(x1 - x0, y1 - y0) + 1;
+    int shift = 0;
+    while ((int64_t{1} << shift) < extent) ++shift;
+    auto& cells = levels_[shift];
+    for (int64_t cy = y0 >> shift; cy <= y1 >> shift; ++cy)  // >>: floor, negative values included
+      for (int64_t cx = x0 >> shift; cx <= x1 >> shift; ++cx) cells[key(cx, cy)].push_back(id);
+  }
+  template <typename F>
+  void visit(int64_t x, int64_t y, F&& f) const {
+    for (const auto& [shift, cells] : levels_)
+      if (const auto it = cells.find(key(x >> shift, y >> shift)); it != cells.end())
+        for (uint32_t id : it->second) f(id);
+  }
+
+ private:
+  static uint64_t key(int64_t cx, int64_t cy) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(cx)) << 32 | static_cast<uint32_t>(cy);
+  }
+  std::map<int, std::unordered_map<uint64_t, std::vector<uint32_t>>> levels_;
+};
+
 }  // namespace
 
 std::vector<Detection> group_detections(const std::vector<Detection>& raw, int min_neighbors, double eps) {
   const size_t n = raw.size();
-  // Classes: the transitive closure of `similar` (OpenCV's partition), by union-find.
+  // Classes: the transitive closure of `similar` (OpenCV's partition), by union-find. Similar
+  // rectangles have their corners within eps * (w + h) / 2 of each other, so the pairs compared are
+  // those where one's corner lies in the other's neighbourhood. The classes, numbered by their first
+  // member, come out as from OpenCV's all-pairs loop.
   std::vector<size_t> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   auto root = [&](size_t i) {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = i + 1; j < n; ++j)
-      if (similar(raw[i], raw[j], eps)) parent[root(i)] = root(j);
+  {
+    BoxGrid near;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t r = static_cast<int64_t>(std::ceil(std::max(0.0, eps * (raw[i].w + raw[i].h) * 0.5)));
+      near.insert(static_cast<uint32_t>(i), raw[i].x - r, raw[i].y - r, raw[i].x + r, raw[i].y + r);
+    }
+    for (size_t j = 0; j < n; ++j)
+      near.visit(raw[j].x, raw[j].y, [&](uint32_t i) {
+        if (i < j && similar(raw[i], raw[j], eps)) parent[root(i)] = root(j);
+      });
+  }
   std::vector<int> label(n, -1), class_of_root(n, -1);
   int classes = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -474,20 +546,30 @@ std::vector<Detection> group_detections(const std::vector<Detection>& raw, int m
     mean[c] = {round_half_even(sx[c] * s), round_half_even(sy[c] * s), round_half_even(sw[c] * s),
                round_half_even(sh[c] * s)};
   }
+  // A class is dropped when it lies inside a strong neighbour's rectangle widened by eps: its
+  // top-left corner is then inside that widened rectangle, where the grid looks.
+  BoxGrid strong;
+  std::vector<int> dx(classes), dy(classes);
+  for (int j = 0; j < classes; ++j) {
+    if (weight[j] <= min_neighbors) continue;
+    const Detection& r2 = mean[j];
+    dx[j] = round_half_even(r2.w * eps), dy[j] = round_half_even(r2.h * eps);
+    strong.insert(static_cast<uint32_t>(j), int64_t{r2.x} - dx[j], int64_t{r2.y} - dy[j],
+                  int64_t{r2.x} + r2.w + dx[j], int64_t{r2.y} + r2.h + dy[j]);
+  }
   std::vector<Detection> out;
   for (int i = 0; i < classes; ++i) {
     const Detection& r1 = mean[i];
     const int n1 = weight[i];
     if (n1 <= min_neighbors) continue;
     bool inside = false;
-    for (int j = 0; j < classes && !inside; ++j) {
+    strong.visit(r1.x, r1.y, [&](uint32_t j) {
       const int n2 = weight[j];
-      if (j == i || n2 <= min_neighbors) continue;
+      if (inside || static_cast<int>(j) == i) return;
       const Detection& r2 = mean[j];
-      const int dx = round_half_even(r2.w * eps), dy = round_half_even(r2.h * eps);
-      inside = r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.w <= r2.x + r2.w + dx &&
-               r1.y + r1.h <= r2.y + r2.h + dy && (n2 > std::max(3, n1) || n1 < 3);
-    }
+      inside = r1.x >= r2.x - dx[j] && r1.y >= r2.y - dy[j] && r1.x + r1.w <= r2.x + r2.w + dx[j] &&
+               r1.y + r1.h <= r2.y + r2.h + dy[j] && (n2 > std::max(3, n1) || n1 < 3);
+    });
     if (!inside) out.push_back(r1);
   }
   std::sort(out.begin(), out.end(), [](const Detection& a, const Detection& b) {
@@ -502,6 +584,25 @@ double overlap(const Detection& a, const Detection& b) {
   const double inter = static_cast<double>(ix) * iy;
   const double uni = static_cast<double>(a.w) * a.h + static_cast<double>(b.w) * b.h - inter;
   return uni > 0 ? inter / uni : 0.0;
+}
+
+size_t unmatched(const std::vector<Detection>& a, const std::vector<Detection>& b, double min_overlap) {
+  if (!(min_overlap > 0)) throw std::invalid_argument("unmatched: min_overlap must be > 0");
+  // Overlap above t: the intersection (at most y.w * x.h) exceeds t times x's area, so x.w < y.w / t,
+  // and the two intersect. x's top-left corner therefore lies within (y.x - y.w / t, y.x + y.w).
+  BoxGrid grid;
+  for (size_t j = 0; j < b.size(); ++j) {
+    const Detection& y = b[j];
+    const auto rx = static_cast<int64_t>(std::ceil(y.w / min_overlap)), ry = static_cast<int64_t>(std::ceil(y.h / min_overlap));
+    grid.insert(static_cast<uint32_t>(j), y.x - rx, y.y - ry, int64_t{y.x} + y.w, int64_t{y.y} + y.h);
+  }
+  size_t missing = 0;
+  for (const auto& x : a) {
+    bool found = false;
+    grid.visit(x.x, x.y, [&](uint32_t j) { found = found || overlap(x, b[j]) > min_overlap; });
+    missing += !found;
+  }
+  return missing;
 }
 
 }  // namespace ref

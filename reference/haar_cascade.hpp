@@ -62,8 +62,12 @@ struct ScanPlan {
   uint32_t windows = 0;  // over all scales
 };
 // Scales factor^k from 1 while the window (every scaled rect included) fits the image and kMaxWindow.
+// The plan has no scale at all when the cascade's own window does not fit (see require_windows).
 constexpr int kMaxWindow = 4096;
 ScanPlan plan_scan(const HaarCascade& c, int width, int height, double scale_factor, double step);
+// Throws std::runtime_error "no window of the cascade (WxH) fits in the image (WxH)" when the plan
+// has no window (with ": windows are limited to 4096 pixels" where the image is not the reason).
+void require_windows(const HaarCascade& c, const ScanPlan& plan);
 
 // Window id -> scale index and top-left pixel.
 struct Window {
@@ -95,7 +99,16 @@ struct CascadeResult {
   std::vector<uint8_t> borderline;  // per window: first borderline stage, or kNotBorderline
   std::vector<uint32_t> survivors;  // per stage: windows that passed it
 };
-CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii);
+// The work is bounded: a cascade whose weak classifiers would be evaluated more than
+// `max_evaluations_per_window` times per window on average (over the whole plan) stops early with
+// std::runtime_error "cascade too costly: more than L weak-classifier evaluations per window on
+// average (N windows x M stages, K weak classifiers; ...)". OpenCV's frontal-face cascade takes
+// 36-39 on the astronaut and Messi, at every size; a cascade that lets most windows through many
+// classifiers (say, one stage of 1000 stumps) is what the limit stops, after at most about 7 times
+// the frontal face's time on the same image.
+constexpr uint64_t kMaxEvaluationsPerWindow = 256;
+CascadeResult run_cascade(const HaarCascade& c, const ScanPlan& plan, const IntegralImages& ii,
+                          uint64_t max_evaluations_per_window = kMaxEvaluationsPerWindow);
 
 // Device result against the reference, per stage: a window counts as a mismatch at stage k when
 // one side has it surviving k and the other not; it is excused when the reference marks it
@@ -111,11 +124,22 @@ StageComparison compare_stages(const CascadeResult& want, const std::vector<uint
 struct Detection {
   int x = 0, y = 0, w = 0, h = 0;
 };
+// Raw detections (windows that pass every stage) above this are refused by L2/FaceDetection
+// ("cascade too costly: N raw detections above the limit 262144"): OpenCV's frontal face finds
+// about 11,000 at size 4 (16 x 16 astronauts); a cascade that passes every window, about 3 per
+// pixel (785,000 at size 1, hundreds of millions at size 4). Grouping 262,144 takes up to about
+// 2.5 s on one core (densely packed 24-pixel windows; sparse ones far less).
+constexpr size_t kMaxRawDetections = size_t(1) << 18;
 std::vector<Detection> raw_detections(const ScanPlan& plan, const std::vector<uint8_t>& depth, int stages);
 // OpenCV's groupRectangles: cluster rectangles within eps of each other, keep clusters of more than
-// min_neighbors, average them, and drop small ones inside a stronger neighbour.
+// min_neighbors, average them, and drop small ones inside a stronger neighbour. Widths and heights
+// are positive. The same result as OpenCV's pairwise loops, but only near neighbours are compared
+// (a grid of cells): time grows with the detections times their neighbours, not their square.
 std::vector<Detection> group_detections(const std::vector<Detection>& raw, int min_neighbors = 3,
                                         double eps = 0.2);
 double overlap(const Detection& a, const Detection& b);  // intersection over union
+// How many of `a` have no detection in `b` that overlaps them by more than `min_overlap` (> 0)
+// intersection over union; near neighbours only, as group_detections.
+size_t unmatched(const std::vector<Detection>& a, const std::vector<Detection>& b, double min_overlap);
 
 }  // namespace ref

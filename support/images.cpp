@@ -1,4 +1,5 @@
-// PNG decoding through libpng's simplified API, fitting, the search path and the stand-in.
+// PNG decoding through libpng's simplified API, fitting, the search path (bad copies skipped) and
+// the stand-in.
 #include "images.hpp"
 
 #include "session.hpp"
@@ -6,6 +7,7 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,21 +48,25 @@ size_t mirror(size_t i, size_t n) {
   return period < n ? period : 2 * n - 1 - period;
 }
 
-}  // namespace
-
-Image load_png(const std::string& path, int channels) {
-  if (channels != 1 && channels != 4) throw std::invalid_argument("load_png: channels must be 1 or 4");
+// Decodes `path`, or throws std::runtime_error saying what is wrong with it (without the path).
+Image decode_png(const std::string& path, int channels) {
+  if (const std::string problem = image_file_problem(path); !problem.empty()) throw std::runtime_error(problem);
   png_image png;
   std::memset(&png, 0, sizeof png);
   png.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_file(&png, path.c_str()))
-    throw std::runtime_error("cannot read PNG " + path + ": " + png.message);
+    throw std::runtime_error(std::string("corrupt PNG (libpng: ") + png.message + ")");
+  if (static_cast<size_t>(png.width) * png.height > kMaxImagePixels) {
+    const std::string size = std::to_string(png.width) + " x " + std::to_string(png.height);
+    png_image_free(&png);
+    throw std::runtime_error("too large (" + size + " pixels, above 2^28)");
+  }
   png.format = PNG_FORMAT_RGBA;
   std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(png));
   if (!png_image_finish_read(&png, nullptr, rgba.data(), 0, nullptr)) {
     std::string message = png.message;
     png_image_free(&png);
-    throw std::runtime_error("cannot decode PNG " + path + ": " + message);
+    throw std::runtime_error("corrupt or truncated PNG (libpng: " + message + ")");
   }
   Image img;
   img.width = png.width;
@@ -75,6 +81,33 @@ Image load_png(const std::string& path, int channels) {
     for (size_t i = 0; i < n; ++i) img.pixels[i] = luma(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2]);
   }
   return img;
+}
+
+}  // namespace
+
+std::string image_file_problem(const std::string& path, bool jpeg_too) {
+  // A regular file first: opening a FIFO would wait for a writer.
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return "not a regular file";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::string("cannot open (") + std::strerror(errno) + ")";
+  unsigned char head[8] = {};
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  if (n == 0) return "empty file";
+  static const unsigned char kPng[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (n == sizeof head && std::memcmp(head, kPng, sizeof kPng) == 0) return "";
+  if (jpeg_too && n >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff) return "";
+  return jpeg_too ? "not a PNG or JPEG (bad signature)" : "not a PNG (bad signature)";
+}
+
+Image load_png(const std::string& path, int channels) {
+  if (channels != 1 && channels != 4) throw std::invalid_argument("load_png: channels must be 1 or 4");
+  try {
+    return decode_png(path, channels);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("cannot read PNG " + path + ": " + e.what());
+  }
 }
 
 void save_png(const std::string& path, const Image& image) {
@@ -149,9 +182,45 @@ std::vector<std::string> image_search_path() {
 std::string find_image(const std::string& file) {
   for (const auto& dir : image_search_path()) {
     const std::string path = dir + "/" + file;
-    if (is_file(path)) return path;
+    if (is_file(path) && image_file_problem(path).empty()) return path;
   }
   return "";
+}
+
+std::string FileSearch::tried() const {
+  std::string out;
+  for (const auto& [path, why] : skipped) out += (out.empty() ? "" : "; ") + path + ": " + why;
+  if (!missing.empty()) {
+    out += (out.empty() ? "" : "; ") + std::string("not found: ");
+    for (size_t i = 0; i < missing.size(); ++i) out += (i ? ", " : "") + missing[i];
+  }
+  return out;
+}
+
+FileSearch search_file(const std::vector<std::string>& candidates,
+                       const std::function<std::string(const std::string& path)>& use) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  FileSearch s;
+  for (const auto& path : candidates) {
+    struct stat st {};
+    const bool exists = stat(path.c_str(), &st) == 0;
+    if (!exists && errno == ENOENT) {
+      s.missing.push_back(path);
+      continue;
+    }
+    // Not handed to `use`: a FIFO would block it, a directory is never the file.
+    std::string why = exists && !S_ISREG(st.st_mode) ? "not a regular file" : use(path);
+    if (why.empty()) {
+      s.found = path;
+      break;
+    }
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    std::lock_guard<std::mutex> lock(mutex);
+    if (warned.insert(path + "\n" + why).second) std::fprintf(stderr, "skipping %s: %s\n", path.c_str(), why.c_str());
+    s.skipped.emplace_back(path, why);
+  }
+  return s;
 }
 
 Image generated_image(size_t width, size_t height, int channels, uint64_t seed) {
@@ -187,26 +256,28 @@ Image generated_image(size_t width, size_t height, int channels, uint64_t seed) 
 }
 
 Image photo(const std::string& file, int channels, size_t width, size_t height, Fit fit) {
+  if (channels != 1 && channels != 4) throw std::invalid_argument("photo: channels must be 1 or 4");
   static std::mutex mutex;
   static std::set<std::string> warned;
-  std::string why;
-  if (const std::string path = find_image(file); !path.empty()) {
+  std::vector<std::string> candidates;
+  for (const auto& dir : image_search_path()) candidates.push_back(dir + "/" + file);
+  Image loaded;
+  const FileSearch search = search_file(candidates, [&](const std::string& path) -> std::string {
     try {
-      return fit_image(load_png(path, channels), width, height, fit);
+      loaded = decode_png(path, channels);
+      return "";
     } catch (const std::exception& e) {
-      why = e.what();
+      return e.what();
     }
-  } else {
-    why = "not found in";
-    for (const auto& dir : image_search_path()) why += " " + dir;
-  }
+  });
+  if (!search.found.empty()) return fit_image(loaded, width, height, fit);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (warned.insert(file).second)
       std::fprintf(stderr,
                    "note: photograph %s: %s; using a generated stand-in (install python3-skimage or "
                    "set GPU_BENCH_IMAGE_DIR)\n",
-                   file.c_str(), why.c_str());
+                   file.c_str(), search.tried().c_str());
   }
   // The stand-in is made at the photograph's own size, then fitted like it.
   uint64_t seed = 0;

@@ -7,8 +7,11 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <unistd.h>
 
 #include "gpu_bench.hpp"
+#include "images.hpp"
 #include "reference/haar_cascade.hpp"
 #include "reference/photo.hpp"
 
@@ -16,7 +19,8 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 // Debian: opencv-data ships the cascade, python3-skimage the astronaut, opencv-doc messi5.jpg.
-// $GPU_BENCH_IMAGE_DIR, when set, is searched first for each file (by its base name).
+// $GPU_BENCH_IMAGE_DIR, when set, is searched first for each file (by its base name); a copy there
+// that does not load is skipped, with a line on stderr, for the Debian one.
 const char* kCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml";
 
 // Where a face is: a detection's centre within the box and its size within the range (pixels,
@@ -73,15 +77,51 @@ bool ci() {
   return v && std::strcmp(v, "true") == 0;
 }
 
-std::string cascade_path() {
-  if (const char* dir = std::getenv("GPU_BENCH_IMAGE_DIR"); dir && *dir) {
-    std::string p = std::string(dir) + "/haarcascade_frontalface_default.xml";
-    if (FILE* f = std::fopen(p.c_str(), "r")) {
-      std::fclose(f);
-      return p;
+// $GPU_BENCH_IMAGE_DIR/<base name of debian_path> (when the variable is set), then debian_path.
+std::vector<std::string> candidates(const std::string& debian_path) {
+  std::vector<std::string> paths;
+  if (const char* dir = std::getenv("GPU_BENCH_IMAGE_DIR"); dir && *dir)
+    paths.push_back(std::string(dir) + "/" + debian_path.substr(debian_path.find_last_of('/') + 1));
+  paths.push_back(debian_path);
+  return paths;
+}
+
+// The first copy of the cascade that parses; throws naming every file tried when none does.
+ref::HaarCascade load_cascade() {
+  ref::HaarCascade cascade;
+  const gb::FileSearch search = gb::search_file(candidates(kCascadePath), [&](const std::string& path) -> std::string {
+    try {
+      cascade = ref::load_haar_cascade(path);
+      return "";
+    } catch (const std::exception& e) {
+      std::string why = e.what();  // "Haar cascade: <path>: <what>"
+      const std::string prefix = "Haar cascade: " + path + ": ";
+      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+      return "not a usable Haar cascade (" + why + ")";
     }
-  }
-  return kCascadePath;
+  });
+  if (search.found.empty())
+    throw std::runtime_error("Haar cascade: " + search.tried() + " (Debian package opencv-data; or set GPU_BENCH_IMAGE_DIR)");
+  return cascade;
+}
+
+// The first copy of the photo that decodes. None: an error naming the bad copies if there were
+// some, else (nothing found) the generated stand-in, said on stderr; its faces check is skipped.
+ref::Photo load_photo(const PhotoSpec& spec, uint64_t stand_in_seed) {
+  std::optional<ref::Photo> photo;
+  const gb::FileSearch search = gb::search_file(candidates(spec.debian_path), [&](const std::string& path) -> std::string {
+    if (std::string problem = gb::image_file_problem(path, /*jpeg_too=*/true); !problem.empty()) return problem;
+    photo = ref::decode_photo(path);
+    return photo ? "" : "cannot be decoded (a corrupt or truncated PNG or JPEG)";
+  });
+  if (!search.found.empty()) return *photo;
+  if (!search.skipped.empty())
+    throw std::runtime_error(std::string(spec.name) + " photo: no usable copy: " + search.tried() + " (Debian package " +
+                             spec.package + ")");
+  std::fprintf(stderr, "%s: %s (Debian package %s; or set GPU_BENCH_IMAGE_DIR): a generated image stands in and "
+               "the faces check is skipped (under CI=true: a failure)\n",
+               spec.name, search.tried().c_str(), spec.package);
+  return ref::generated_photo(512, 512, stand_in_seed);
 }
 
 // ---- the host side: photo, plan and reference, shared by the variants of one image -------------
@@ -96,32 +136,45 @@ struct HostDetection {
   uint32_t borderline = 0;                 // windows whose result rests on float rounding
 };
 
-std::shared_ptr<const HostDetection> host_detection(const Params& p) {
-  static std::string key;
-  static std::shared_ptr<const HostDetection> cached;  // one image at a time: they are large
-  const std::string k = std::to_string(p.photo) + "/" + std::to_string(p.size_class);
-  if (cached && key == k) return cached;
-  cached.reset();
+std::shared_ptr<const HostDetection> compute_host_detection(const Params& p) {
   auto h = std::make_shared<HostDetection>();
-  h->cascade = ref::load_haar_cascade(cascade_path());
+  h->cascade = load_cascade();
   const PhotoSpec& spec = photos()[p.photo];
-  std::optional<ref::Photo> photo = ref::load_photo(spec.debian_path);
-  if (!photo) {
-    std::fprintf(stderr, "%s: %s not found (Debian package %s; or set GPU_BENCH_IMAGE_DIR): a generated image "
-                 "stands in and the faces check is skipped (under CI=true: a failure)\n",
-                 spec.name, spec.debian_path, spec.package);
-    photo = ref::generated_photo(512, 512, 7 + p.photo);
-  }
-  h->photo = ref::tile_photo(*photo, tiles(p.size_class), tiles(p.size_class));
+  const ref::Photo photo = load_photo(spec, 7 + p.photo);
+  h->photo = ref::tile_photo(photo, tiles(p.size_class), tiles(p.size_class));
   h->plan = ref::plan_scan(h->cascade, h->photo.width, h->photo.height, kScaleFactor, kStep);
+  ref::require_windows(h->cascade, h->plan);
   h->gray = ref::grayscale(h->photo.rgba, h->photo.width, h->photo.height);
   h->integral = ref::integral_images(h->gray, h->photo.width, h->photo.height);
   h->result = ref::run_cascade(h->cascade, h->plan, h->integral);
   const int stages = static_cast<int>(h->cascade.stages.size());
+  const size_t raw = std::count(h->result.depth.begin(), h->result.depth.end(), static_cast<uint8_t>(stages));
+  if (raw > ref::kMaxRawDetections)
+    throw std::runtime_error("cascade too costly: " + std::to_string(raw) + " raw detections above the limit " +
+                             std::to_string(ref::kMaxRawDetections));
   h->detections = ref::group_detections(ref::raw_detections(h->plan, h->result.depth, stages), kMinNeighbors, kGroupEps);
   for (uint8_t b : h->result.borderline) h->borderline += b != ref::kNotBorderline;
+  return h;
+}
+
+// Bad input (no usable cascade or photo, no window that fits, a cascade too costly: see the limits
+// in reference/haar_cascade.hpp) throws before any device buffer is made; the failure is kept, so
+// the other variant of the image fails at once with the same message.
+std::shared_ptr<const HostDetection> host_detection(const Params& p) {
+  static std::string key, failed_key, failure;
+  static std::shared_ptr<const HostDetection> cached;  // one image at a time: they are large
+  const std::string k = std::to_string(p.photo) + "/" + std::to_string(p.size_class);
+  if (cached && key == k) return cached;
+  if (failed_key == k) throw std::runtime_error(failure);
+  cached.reset();
+  try {
+    cached = compute_host_detection(p);
+  } catch (const std::exception& e) {
+    failed_key = k;
+    failure = e.what();
+    throw;
+  }
   key = k;
-  cached = h;
   return cached;
 }
 
@@ -306,13 +359,7 @@ gb::Check exact_count(size_t bad, size_t total, const std::string& what) {
 }
 
 size_t unmatched(const std::vector<ref::Detection>& a, const std::vector<ref::Detection>& b) {
-  size_t missing = 0;
-  for (const auto& x : a) {
-    bool found = false;
-    for (const auto& y : b) found = found || ref::overlap(x, y) > kMatchOverlap;
-    missing += !found;
-  }
-  return missing;
+  return ref::unmatched(a, b, kMatchOverlap);
 }
 
 gb::Check verify(Fixture& fx, const Params& p) {
@@ -360,6 +407,13 @@ gb::Check verify(Fixture& fx, const Params& p) {
     differ += other_depth[i] != depth[i] && h.result.borderline[i] == ref::kNotBorderline;
   checks.push_back(exact_count(differ, windows, std::string("windows where ") + variant_name(other) + " differs"));
 
+  // A device that passes far more windows than the host must not make the grouping below costly.
+  const size_t device_raw = std::count(depth.begin(), depth.end(), static_cast<uint8_t>(fx.stages));
+  if (device_raw > ref::kMaxRawDetections) {
+    checks.push_back({1.0, 0, std::to_string(device_raw) + " raw detections on the device, above the limit " +
+                                  std::to_string(ref::kMaxRawDetections) + " (grouping skipped)"});
+    return gb::worst(checks);
+  }
   const auto raw = ref::raw_detections(h.plan, depth, fx.stages);
   const auto grouped = ref::group_detections(raw, kMinNeighbors, kGroupEps);
   const size_t missing = unmatched(h.detections, grouped) + unmatched(grouped, h.detections);
@@ -431,9 +485,8 @@ void register_face_detection() {
   auto& s = gb::session();
   const int size = s.size_class();
   if (!ci()) {
-    if (FILE* f = std::fopen(cascade_path().c_str(), "r")) {
-      std::fclose(f);
-    } else {
+    const auto paths = candidates(kCascadePath);
+    if (std::none_of(paths.begin(), paths.end(), [](const std::string& path) { return access(path.c_str(), F_OK) == 0; })) {
       gb::skip_variant("L2/FaceDetection", std::string("no Haar cascade at ") + kCascadePath + " (Debian package opencv-data)");
       return;
     }

@@ -401,6 +401,199 @@ TEST(Grouping, AveragesClustersAndDropsWeakOnes) {
   EXPECT_TRUE(ref::group_detections({}, 3, 0.2).empty());
 }
 
+// One stage of `stumps` weak classifiers over a `size` x `size` window that every window passes.
+std::string pass_all_cascade(int size, int stumps) {
+  std::string weak;
+  for (int i = 0; i < stumps; ++i) weak += "<_><internalNodes>0 -1 0 0.25</internalNodes><leafValues>-2. 1.</leafValues></_>";
+  const std::string n = std::to_string(size);
+  return R"(<opencv_storage><cascade type_id="opencv-cascade-classifier"><stageType>BOOST</stageType>
+  <featureType>HAAR</featureType><height>)" + n + "</height><width>" + n + R"(</width><stageNum>1</stageNum>
+  <stages><_><maxWeakCount>1</maxWeakCount><stageThreshold>-1.0e9</stageThreshold><weakClassifiers>)" + weak +
+         R"(</weakClassifiers></_></stages>
+  <features><_><rects><_>0 0 )" + n + " " + n + R"( -1.</_><_>0 0 )" + n + R"( 1 2.</_></rects></_></features>
+</cascade></opencv_storage>)";
+}
+
+ref::IntegralImages flat_integrals(int w, int h) {
+  std::vector<uint8_t> gray(static_cast<size_t>(w) * h);
+  for (size_t i = 0; i < gray.size(); ++i) gray[i] = static_cast<uint8_t>(i * 7 % 251);
+  return ref::integral_images(gray, w, h);
+}
+
+TEST(ScanPlan, NoWindowThatFitsIsAnErrorThatSaysSo) {
+  const ref::HaarCascade c = ref::parse_haar_cascade(small_cascade());  // 6 x 6
+  const ref::ScanPlan none = ref::plan_scan(c, 5, 8, 1.25, 1.0);
+  EXPECT_EQ(none.windows, 0u);
+  EXPECT_TRUE(none.scales.empty());
+  try {
+    ref::require_windows(c, none);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "no window of the cascade (6x6) fits in the image (5x8)");
+  }
+  const ref::ScanPlan one = ref::plan_scan(c, 6, 6, 1.25, 1.0);
+  EXPECT_EQ(one.windows, 1u);
+  EXPECT_NO_THROW(ref::require_windows(c, one));
+  // A window that the image would hold but kMaxWindow does not.
+  const ref::HaarCascade big = ref::parse_haar_cascade(pass_all_cascade(5000, 1));
+  try {
+    ref::require_windows(big, ref::plan_scan(big, 6000, 5000, 1.25, 1.0));
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "no window of the cascade (5000x5000) fits in the image (6000x5000): windows are limited "
+                           "to 4096 pixels");
+  }
+}
+
+TEST(Cascade, CostlyCascadeStopsAtTheLimit) {
+  const int w = 40, h = 30, stumps = 7;
+  const ref::HaarCascade c = ref::parse_haar_cascade(pass_all_cascade(3, stumps));
+  const ref::ScanPlan plan = ref::plan_scan(c, w, h, 1.25, 1.0);
+  const ref::IntegralImages ii = flat_integrals(w, h);
+  // Every window passes every classifier: exactly `stumps` evaluations per window.
+  const auto r = ref::run_cascade(c, plan, ii, stumps);
+  EXPECT_EQ(r.survivors, std::vector<uint32_t>{plan.windows});
+  try {
+    ref::run_cascade(c, plan, ii, stumps - 1);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cascade too costly: more than 6 weak-classifier evaluations per window on average (" +
+                                         std::to_string(plan.windows) +
+                                         " windows x 1 stage, 7 weak classifiers; OpenCV's frontal face takes about 40)");
+  }
+  // The default limit: 300 stumps that every window runs are too many; a real cascade's few are not.
+  const ref::HaarCascade costly = ref::parse_haar_cascade(pass_all_cascade(3, 300));
+  EXPECT_THROW(ref::run_cascade(costly, ref::plan_scan(costly, w, h, 1.25, 1.0), ii), std::runtime_error);
+  const ref::HaarCascade small = ref::parse_haar_cascade(small_cascade());
+  EXPECT_NO_THROW(ref::run_cascade(small, ref::plan_scan(small, w, h, 1.25, 1.0), ii));
+}
+
+// OpenCV's groupRectangles as the reference had it before the grid: every pair compared.
+std::vector<ref::Detection> group_all_pairs(const std::vector<ref::Detection>& raw, int min_neighbors, double eps) {
+  auto similar = [&](const ref::Detection& a, const ref::Detection& b) {
+    const double delta = eps * (std::min(a.w, b.w) + std::min(a.h, b.h)) * 0.5;
+    return std::abs(a.x - b.x) <= delta && std::abs(a.y - b.y) <= delta && std::abs(a.x + a.w - b.x - b.w) <= delta &&
+           std::abs(a.y + a.h - b.y - b.h) <= delta;
+  };
+  auto cv_round = [](double v) { return static_cast<int>(std::nearbyint(v)); };
+  const size_t n = raw.size();
+  std::vector<size_t> parent(n);
+  for (size_t i = 0; i < n; ++i) parent[i] = i;
+  auto root = [&](size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      if (similar(raw[i], raw[j])) parent[root(i)] = root(j);
+  std::vector<int> label(n), class_of_root(n, -1);
+  int classes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = root(i);
+    if (class_of_root[r] < 0) class_of_root[r] = classes++;
+    label[i] = class_of_root[r];
+  }
+  std::vector<double> sx(classes), sy(classes), sw(classes), sh(classes);
+  std::vector<int> weight(classes, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const int c = label[i];
+    sx[c] += raw[i].x, sy[c] += raw[i].y, sw[c] += raw[i].w, sh[c] += raw[i].h;
+    ++weight[c];
+  }
+  std::vector<ref::Detection> mean(classes);
+  for (int c = 0; c < classes; ++c) {
+    const float s = 1.0f / weight[c];
+    mean[c] = {cv_round(sx[c] * s), cv_round(sy[c] * s), cv_round(sw[c] * s), cv_round(sh[c] * s)};
+  }
+  std::vector<ref::Detection> out;
+  for (int i = 0; i < classes; ++i) {
+    const ref::Detection& r1 = mean[i];
+    const int n1 = weight[i];
+    if (n1 <= min_neighbors) continue;
+    bool inside = false;
+    for (int j = 0; j < classes && !inside; ++j) {
+      const int n2 = weight[j];
+      if (j == i || n2 <= min_neighbors) continue;
+      const ref::Detection& r2 = mean[j];
+      const int dx = cv_round(r2.w * eps), dy = cv_round(r2.h * eps);
+      inside = r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.w <= r2.x + r2.w + dx &&
+               r1.y + r1.h <= r2.y + r2.h + dy && (n2 > std::max(3, n1) || n1 < 3);
+    }
+    if (!inside) out.push_back(r1);
+  }
+  std::sort(out.begin(), out.end(), [](const ref::Detection& a, const ref::Detection& b) {
+    return a.y != b.y ? a.y < b.y : a.x != b.x ? a.x < b.x : a.w < b.w;
+  });
+  return out;
+}
+
+std::string text(const std::vector<ref::Detection>& v) {
+  std::string s;
+  for (const auto& d : v)
+    s += "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.w) + "," + std::to_string(d.h) + ")";
+  return s;
+}
+
+// Random detections in clusters (faces and their near misses at several sizes), lone ones, small
+// ones inside big ones, some at negative coordinates.
+std::vector<ref::Detection> random_detections(std::mt19937& rng, int n) {
+  std::uniform_int_distribution<int> pos(-50, 400), size(3, 120), jitter(-6, 6), count(1, 12);
+  std::vector<ref::Detection> v;
+  while (static_cast<int>(v.size()) < n) {
+    const int x = pos(rng), y = pos(rng), s = size(rng), k = count(rng);
+    for (int i = 0; i < k; ++i) {
+      const int ws = std::max(1, s + jitter(rng) * s / 24), hs = rng() % 4 == 0 ? std::max(1, ws + jitter(rng)) : ws;
+      v.push_back({x + jitter(rng) * s / 24, y + jitter(rng) * s / 24, ws, hs});
+      if (rng() % 8 == 0) v.push_back(v.back());  // duplicates
+    }
+  }
+  return v;
+}
+
+TEST(Grouping, GridFindsWhatAllPairsFind) {
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto raw = random_detections(rng, 20 + trial * 15);
+    for (int min_neighbors : {0, 1, 3})
+      for (double eps : {0.05, 0.2, 0.5}) {
+        const auto want = group_all_pairs(raw, min_neighbors, eps), got = ref::group_detections(raw, min_neighbors, eps);
+        ASSERT_EQ(text(got), text(want)) << "trial " << trial << ", min_neighbors " << min_neighbors << ", eps " << eps;
+      }
+  }
+}
+
+TEST(Grouping, UnmatchedFindsWhatAllPairsFind) {
+  std::mt19937 rng(777);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto a = random_detections(rng, 10 + trial * 5), b = random_detections(rng, 10 + trial * 3);
+    for (double t : {0.1, 0.5, 0.8}) {
+      size_t want = 0;
+      for (const auto& x : a) {
+        bool found = false;
+        for (const auto& y : b) found = found || ref::overlap(x, y) > t;
+        want += !found;
+      }
+      ASSERT_EQ(ref::unmatched(a, b, t), want) << "trial " << trial << ", overlap " << t;
+    }
+  }
+  EXPECT_EQ(ref::unmatched({{0, 0, 10, 10}}, {}, 0.5), 1u);
+  EXPECT_THROW(ref::unmatched({}, {}, 0.0), std::invalid_argument);
+}
+
+// Every window detected (a cascade that passes all): the grouping compares near neighbours only,
+// where all pairs of these 100,000 windows would take minutes.
+TEST(Grouping, EveryWindowDetectedGroupsInBoundedTime) {
+  const ref::HaarCascade c = ref::parse_haar_cascade(pass_all_cascade(24, 1));
+  const ref::ScanPlan plan = ref::plan_scan(c, 256, 256, 1.25, 1.0);
+  ASSERT_GT(plan.windows, 100000u);
+  const auto raw = ref::raw_detections(plan, std::vector<uint8_t>(plan.windows, 1), 1);
+  ASSERT_EQ(raw.size(), plan.windows);
+  const auto grouped = ref::group_detections(raw, 3, 0.2);
+  EXPECT_FALSE(grouped.empty());
+  EXPECT_LT(grouped.size(), raw.size() / 4);
+  EXPECT_EQ(ref::unmatched(grouped, grouped, 0.5), 0u);
+}
+
 TEST(Photo, TilesAndStandIn) {
   const ref::Photo p = ref::generated_photo(8, 4, 3);
   EXPECT_FALSE(p.real);

@@ -1,14 +1,19 @@
 // support/images: PNG round trips, channel conversion, tiling and scaling, the search path with
-// GPU_BENCH_IMAGE_DIR, and the generated stand-in for a missing photograph.
+// GPU_BENCH_IMAGE_DIR (bad copies skipped, by name, for a later good one), and the generated
+// stand-in for a missing or unusable photograph.
 #include "images.hpp"
 
 #include <gtest/gtest.h>
 #include <png.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <numeric>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -42,6 +47,17 @@ void write_rgb(const std::string& path, size_t w, size_t h, const std::vector<ui
   png.height = static_cast<png_uint_32>(h);
   png.format = PNG_FORMAT_RGB;
   ASSERT_TRUE(png_image_write_to_file(&png, path.c_str(), 0, rgb.data(), 0, nullptr)) << png.message;
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// How many times `needle` occurs in `hay`.
+size_t occurrences(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
+  return n;
 }
 
 TEST(Images, GrayAndRgbaRoundTrip) {
@@ -157,12 +173,168 @@ TEST(Images, MissingPhotographFallsBackAndSaysSo) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("gb_no_such_photo.png"), std::string::npos) << err;
   EXPECT_NE(err.find("generated"), std::string::npos) << err;
-  EXPECT_EQ(err.find("gb_no_such_photo.png", err.find("gb_no_such_photo.png") + 1), std::string::npos)
-      << "said more than once: " << err;
+  EXPECT_EQ(occurrences(err, "\n"), 1u) << "said more than once: " << err;
+  // Every place looked in, by full path.
+  EXPECT_NE(err.find("not found: /usr/lib/python3/dist-packages/skimage/data/gb_no_such_photo.png, "
+                     "/usr/share/skimage/data/gb_no_such_photo.png;"),
+            std::string::npos)
+      << err;
   EXPECT_FALSE(a.from_file());
   EXPECT_EQ(a.width, 64u);
   EXPECT_EQ(a.height, 48u);
   EXPECT_EQ(a.pixels, b.pixels);  // deterministic
+}
+
+TEST(Images, FileProblemsFromTheFirstBytes) {
+  TempDir dir;
+  const fs::path good = dir.path / "good.png", text = dir.path / "text.png", empty = dir.path / "empty.png";
+  gb::save_png(good.string(), make(2, 2, 1));
+  write_bytes(text, "hello, not an image");
+  write_bytes(empty, "");
+  EXPECT_EQ(gb::image_file_problem(good.string()), "");
+  EXPECT_EQ(gb::image_file_problem(text.string()), "not a PNG (bad signature)");
+  EXPECT_EQ(gb::image_file_problem(text.string(), true), "not a PNG or JPEG (bad signature)");
+  EXPECT_EQ(gb::image_file_problem(empty.string()), "empty file");
+  EXPECT_EQ(gb::image_file_problem(dir.path.string()), "not a regular file");
+  ASSERT_EQ(::mkfifo((dir.path / "fifo.png").c_str(), 0600), 0);  // would block an open for reading
+  EXPECT_EQ(gb::image_file_problem((dir.path / "fifo.png").string()), "not a regular file");
+  EXPECT_EQ(gb::image_file_problem((dir.path / "missing.png").string()), "cannot open (No such file or directory)");
+  const fs::path jpeg = dir.path / "x.jpg";
+  write_bytes(jpeg, std::string("\xff\xd8\xff\xe0", 4) + "rest");
+  EXPECT_EQ(gb::image_file_problem(jpeg.string()), "not a PNG (bad signature)");
+  EXPECT_EQ(gb::image_file_problem(jpeg.string(), true), "");
+}
+
+TEST(Images, LoadPngSaysWhatIsWrong) {
+  TempDir dir;
+  const fs::path text = dir.path / "text.png", cut = dir.path / "cut.png";
+  write_bytes(text, "hello, not an image");
+  gb::save_png((dir.path / "whole.png").string(), make(64, 64, 4));
+  std::ifstream in(dir.path / "whole.png", std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  write_bytes(cut, whole.substr(0, whole.size() / 2));  // the signature and header, half the data
+  try {
+    gb::load_png(text.string(), 1);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read PNG " + text.string() + ": not a PNG (bad signature)");
+  }
+  try {
+    gb::load_png(cut.string(), 1);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot read PNG " + cut.string() + ": corrupt or truncated PNG (libpng: ", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST(Images, HugeDimensionsAreRefusedBeforeDecoding) {
+  TempDir dir;
+  const fs::path small = dir.path / "small.png", huge = dir.path / "huge.png";
+  gb::save_png(small.string(), make(1, 1, 1));
+  std::ifstream in(small, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // IHDR: length at 8, "IHDR" at 12, width at 16, height at 20, its CRC (type and data) at 29.
+  ASSERT_EQ(bytes.substr(12, 4), "IHDR");
+  for (int at : {16, 20}) bytes.replace(at, 4, std::string("\0\0\x4e\x20", 4));  // 20000
+  const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(bytes.data() + 12), 17);
+  for (int k = 0; k < 4; ++k) bytes[29 + k] = static_cast<char>(crc >> (24 - 8 * k));
+  write_bytes(huge, bytes);
+  try {
+    gb::load_png(huge.string(), 1);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read PNG " + huge.string() + ": too large (20000 x 20000 pixels, above 2^28)");
+  }
+}
+
+TEST(Images, SearchSkipsBadCopiesForALaterGoodOne) {
+  TempDir dir;
+  auto at = [&](const char* sub) {
+    fs::create_directories(dir.path / sub);
+    return (dir.path / sub / "x.png").string();
+  };
+  const std::string missing = at("a"), folder = at("f"), corrupt = at("b"), empty = at("c"), good = at("d"), after = at("e");
+  fs::create_directories(folder);  // a folder of that name: skipped, never handed to `use`
+  write_bytes(corrupt, "corrupt");
+  write_bytes(empty, "");
+  gb::save_png(good, make(3, 3, 1));
+  gb::save_png(after, make(3, 3, 1));
+  const std::vector<std::string> candidates{missing, folder, corrupt, empty, good, after};
+  std::vector<std::string> used;
+  auto use = [&](const std::string& path) {
+    used.push_back(path);
+    return gb::image_file_problem(path);
+  };
+  ::testing::internal::CaptureStderr();
+  const gb::FileSearch s = gb::search_file(candidates, use);
+  gb::search_file(candidates, use);  // the same bad copies: not said again
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(s.found, good);
+  EXPECT_EQ(s.missing, std::vector<std::string>{missing});
+  using Skip = std::pair<std::string, std::string>;
+  EXPECT_EQ(s.skipped, (std::vector<Skip>{{folder, "not a regular file"}, {corrupt, "not a PNG (bad signature)"},
+                                          {empty, "empty file"}}));
+  EXPECT_EQ(err, "skipping " + folder + ": not a regular file\nskipping " + corrupt +
+                     ": not a PNG (bad signature)\nskipping " + empty + ": empty file\n");
+  // Each search hands `use` the existing regular files up to the good one, and stops there.
+  EXPECT_EQ(used, (std::vector<std::string>{corrupt, empty, good, corrupt, empty, good}));
+  EXPECT_EQ(s.tried(), folder + ": not a regular file; " + corrupt + ": not a PNG (bad signature); " + empty +
+                           ": empty file; not found: " + missing);
+  // Nothing usable: every candidate named.
+  const std::string nowhere = (dir.path / "e" / "y.png").string();
+  const gb::FileSearch none = gb::search_file({missing, nowhere}, use);
+  EXPECT_EQ(none.found, "");
+  EXPECT_EQ(none.tried(), "not found: " + missing + ", " + nowhere);
+}
+
+TEST(Images, CorruptPhotographInTheEnvironmentFolderIsSkippedForTheSystemCopy) {
+  // The system copy is python3-skimage's camera.png; without it there is no later copy to find.
+  const std::string system_copy = "/usr/lib/python3/dist-packages/skimage/data/camera.png";
+  if (gb::image_file_problem(system_copy) != "") GTEST_SKIP() << system_copy << " not installed (python3-skimage)";
+  TempDir dir;
+  write_bytes(dir.path / "camera.png", "this is not a PNG");
+  ::setenv("GPU_BENCH_IMAGE_DIR", dir.path.c_str(), 1);
+  ::testing::internal::CaptureStderr();
+  const gb::Image img = gb::photo("camera.png", 1, 64, 64);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("GPU_BENCH_IMAGE_DIR");
+  EXPECT_TRUE(img.from_file());
+  EXPECT_EQ(img.source, system_copy);
+  EXPECT_EQ(err, "skipping " + (dir.path / "camera.png").string() + ": not a PNG (bad signature)\n");
+}
+
+TEST(Images, CorruptPhotographOnlyFallsBackNamingEveryFileTried) {
+  TempDir dir;
+  write_bytes(dir.path / "gb_corrupt_only.png", std::string("\x89PNG\r\n\x1a\n", 8) + "then garbage");
+  ::setenv("GPU_BENCH_IMAGE_DIR", dir.path.c_str(), 1);
+  ::testing::internal::CaptureStderr();
+  const gb::Image img = gb::photo("gb_corrupt_only.png", 4, 32, 16);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("GPU_BENCH_IMAGE_DIR");
+  EXPECT_FALSE(img.from_file());
+  EXPECT_EQ(img.width, 32u);
+  const std::string bad = (dir.path / "gb_corrupt_only.png").string();
+  // Two lines: the skip, then the stand-in naming the bad copy and the places where none was.
+  EXPECT_EQ(occurrences(err, "\n"), 2u) << err;
+  EXPECT_EQ(err.rfind("skipping " + bad + ": ", 0), 0u) << err;
+  EXPECT_NE(err.find("note: photograph gb_corrupt_only.png: " + bad + ": "), std::string::npos) << err;
+  EXPECT_NE(err.find("; not found: /usr/lib/python3/dist-packages/skimage/data/gb_corrupt_only.png, "
+                     "/usr/share/skimage/data/gb_corrupt_only.png; using a generated stand-in"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("not found in"), std::string::npos) << err;
+}
+
+TEST(Images, UnreadablePhotographIsSkippedWithTheReason) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  TempDir dir;
+  const fs::path locked = dir.path / "locked.png";
+  gb::save_png(locked.string(), make(2, 2, 1));
+  fs::permissions(locked, fs::perms::none);
+  const gb::FileSearch s = gb::search_file({locked.string()}, [](const std::string& p) { return gb::image_file_problem(p); });
+  ASSERT_EQ(s.skipped.size(), 1u);
+  EXPECT_EQ(s.skipped[0].second, "cannot open (Permission denied)");
 }
 
 TEST(Images, GeneratedImageIsVaried) {
