@@ -176,8 +176,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
       std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
 
   // No program is built ahead while a benchmark samples: a compiler on other cores skews host
-  // clocks, and the driver's build stalls the submission of launch-bound batches (a 2-D FFT of
-  // 256^2 measured 200x slow on an H200 while programs were built).
+  // clocks, and the driver's build stalls the submission of launch-bound batches.
   struct BuildPause {
     bool on = true;
     BuildPause() { session().pause_builds(); }

@@ -23,23 +23,17 @@ int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
 // Elements per work item: 64 B for write/copy/triad; 16 loads of any width for read, as clpeak
-// (float16 then has 1 KiB in flight per work item; measured on the H200: more bytes in flight
-// read faster, 64 B grid-walking 4.10 TB/s of reads, 256 B 4.23).
+// (float16 then has 1 KiB in flight per work item: more bytes in flight read faster).
 constexpr size_t kBytesPerWorkItem = 64, kReadsPerWorkItem = 16;
 constexpr size_t kDefaultLocal = 256;
 constexpr float kTriadScalar = 0.4f;
-// Persistent read: work groups of kDefaultLocal per compute unit. Expected on the H200 (float16,
-// 1 GiB): 4.39-4.42 TB/s against the one-shot grid's 4.35 and clpeak's 4.38 (reads only): a
-// 250 us kernel loses ~1% to its last partial wave of groups and the refill between launches
-// (2 GiB buffers, halving that share, gave 4.39); a resident grid has no tail wave. 8 per CU
-// (2048 work items, the SM's limit) if registers allow, 4 if four float16 accumulators halve
-// occupancy; 16 starts a second wave.
+// Persistent read: work groups of kDefaultLocal per compute unit. A one-shot grid loses a share of
+// each kernel to its last partial wave of groups and the refill between launches; a resident grid
+// has no tail wave. 8 per CU (2048 work items, the SM's limit) if registers allow, 4 if four
+// float16 accumulators halve occupancy; 16 starts a second wave.
 constexpr size_t kPersistentGroupsPerUnit[] = {4, 8, 16};
-// Measured (run 10, float16, 1 GiB): 4 groups per CU 4.451 TB/s, 8: 4.429, 16: 4.391; blocked
-// 4.424; clpeak 4.453 in the same call (it times each kernel alone, without the ~1 us between
-// kernels: 0.4% of a 240 us kernel). passes:4, expected +0.2-0.4% (4.46-4.47): four walks over
-// the buffer per kernel leave a quarter of the gaps. Measured (runs 11, 14): +1.4-2.9%, 4.49 and
-// 4.57 TB/s at 16 groups per CU, 1.025x and 1.026x clpeak in the same calls.
+// passes:4: four walks over the buffer per kernel leave a quarter of the gaps between kernels
+// (clpeak times each kernel alone, without them).
 constexpr unsigned kPersistentPasses[] = {1, 4};
 
 struct Params {
@@ -62,10 +56,9 @@ struct Params {
 };
 
 // Bytes per buffer: 1 GiB at size 3 (the GPU default, far past a 60 MB L2), 2 GiB at size 4, never
-// above the allocation limit, and all buffers together within half the device memory. On the
-// H200, 2 GiB halves what the last wave of work groups and the gaps between kernels cost: float16
-// reads 4.34 -> 4.38-4.39 TB/s (runs 4, 6, 7 in docs/PERFORMANCE.md). It stays at size 4 because
-// set-up at 2 GiB took minutes per configuration on the lent machine.
+// above the allocation limit, and all buffers together within half the device memory. 2 GiB halves
+// what the last wave of work groups and the gaps between kernels cost; it stays at size 4 because
+// set-up at 2 GiB takes minutes per configuration.
 static const size_t by_class_bytes[] = {16u << 20, 128u << 20, size_t(1) << 30, size_t(2) << 30};
 size_t buffer_bytes(int size_class, Op op) {
   const auto& d = gb::session().info();

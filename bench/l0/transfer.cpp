@@ -19,7 +19,7 @@ const char* route_name(Route r) {
 }
 
 // The H200 SXM host link is PCIe Gen5 x16: 64 GB/s raw a direction, ~63 GB/s after 128b/130b
-// encoding (ANCHORS.md: CUDA pinned copies reach 55.5 GB/s). link_fraction is against 64 GB/s.
+// encoding. link_fraction is against 64 GB/s.
 constexpr double kLinkBytesPerSecond = 64e9;
 
 struct Params {

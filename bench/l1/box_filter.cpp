@@ -38,12 +38,11 @@ const gb::WorkGroup kDefaultShape{32, 8, 1, 2};
 // radii it runs (its register window holds ROWS + 2r sums and each row sums 2r + 1 loads from L1,
 // so past r = 3 the sliding variant's two reads per pixel win), and the largest group it sweeps
 // (the NVIDIA driver limits some kernels to 256 items).
-// Expected on the H200 at radius 1, float: copy_fraction ~0.75 (0.70-0.80). DRAM traffic stays the
-// compulsory 8 bytes per pixel (the two halo rows of a strip are its neighbours' rows, hits in L1
-// or L2), and the SM-side cost per output drops from naive's 9 warp loads (0.44) to (8 + 2) * 3 / 8
-// = 3.75 with no barriers or local memory (fused: 0.56), so the loads stay in flight like a copy's;
-// the remaining gap to a copy is the 1.25x row re-reads through L1/L2 and the edge clamps. RGBA8
-// does the same loads with integer sums: ~0.7 expected (0.34 for the best existing variant).
+// At radius 1, DRAM traffic stays the compulsory 8 bytes per pixel (the two halo rows of a strip
+// are its neighbours' rows, hits in L1 or L2), and the SM-side cost per output drops from naive's
+// 9 warp loads to (8 + 2) * 3 / 8 = 3.75 with no barriers or local memory, so the loads stay in
+// flight like a copy's; the remaining gap to a copy is the 1.25x row re-reads through L1/L2 and
+// the edge clamps. RGBA8 does the same loads with integer sums.
 constexpr int kStripRows = 8;
 constexpr int kStripMaxRadius = 3;
 constexpr size_t kStripMaxGroup = 256;
@@ -52,10 +51,8 @@ constexpr size_t kStripMaxGroup = 256;
 // loads AHEAD rows ahead of the sums (stores the compiler cannot prove disjoint would otherwise
 // hold them back). Registered: the default (4 x 16) over 1-D groups, and at radius 1 the grid
 // COLS 2, 4, 8 x ROWS 8, 16, 32 at 64x1.
-// Predicted on the H200 at radius 1: ~0.80 of copy (float), ~0.75 (RGBA8), as strip (0.68) issues
-// 3.75 scalar loads per output and strip_vec 0.84 vector loads. Measured (runs 10, 11): float 0.97
-// at 4 x 16 and 2 x 8 (wg 64x1 and 128x1; 0.89 at 256x1 and the driver's choice), RGBA8 0.92 at
-// 4 x 8 (0.87 at 4 x 16): with vector loads and stores it runs as a copy with 12.5% halo rows.
+// At radius 1 strip issues 3.75 scalar loads per output and strip_vec 0.84 vector loads: with
+// vector loads and stores it runs as a copy with 12.5% halo rows.
 constexpr int kStripVecCols = 4, kStripVecRows = 16;
 constexpr int kStripVecColsSweep[] = {2, 4, 8}, kStripVecRowsSweep[] = {8, 16, 32};
 const gb::WorkGroup kStripVecShape{64, 1, 1, 2};

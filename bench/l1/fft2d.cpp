@@ -23,9 +23,9 @@ const char* shape_name(Shape s) {
 }
 
 // rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
-// touched, as rows_cols has at 1024 x 1024, where it matched VkFFT on the H200: 6.93 against 7.06
-// TFLOP/s), unless local memory holds more at once; the column pass's radix: the smaller of 16 and
-// 32 that keeps the work group within kWideGroup work items (a column's points stay in registers
+// touched, as rows_cols has at 1024 x 1024, where it matches VkFFT), unless local memory holds
+// more at once; the column pass's radix: the smaller of 16 and 32 that keeps the work group
+// within kWideGroup work items (a column's points stay in registers
 // while other pieces exchange; radix 16 needs about half the registers, so two groups per SM).
 // 2048 x 2048: 4 columns in 2 pieces, radix 16, 512 work items. The sweep below tries 8 and 16
 // columns (64- and 128-byte runs, radix 32) too.
@@ -45,15 +45,10 @@ fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
 // points: 35 KiB of local memory, 4 x 64 = 256 work items at radix 16), not whole 2048-point
 // columns. The 32 MiB intermediate mostly stays in the H200's L2: the third pass is L2 traffic.
 // p1 = the larger half of log2 n (2048 = 64 x 32); columns: 64 within 256 work items.
-// Prediction, 2048 x 2048 forward on the H200 (unmeasured): the row pass as rows_cols's (~20-22 us,
-// compute and local-memory bound like the 1-D batched rows at ~11-12 TFLOP/s of its own flops),
-// each column pass 64 MiB of L2 traffic in 512-byte runs (L2 streams 10-11 TB/s of reads; with
-// the writes and some write-back to DRAM ~6-8 TB/s) plus two short transforms per point, ~10-14 us
-// each (the second also two table loads and a product per point for its twiddle), and one more
-// launch gap: 45-62 us in all, ~52 us most likely (8.9 TFLOP/s, 0.92-1.26x VkFFT's 56.9 us; the
-// goal, 0.8x, is 71 us). Risk: the pass adds a third 32 MiB buffer to the working set (in, a, b,
-// out: 128 MiB against a 60 MB L2), so a column pass may run nearer DRAM speed (~14 us).
-// Measured (runs 10, 11): 66 us, 7.0 TFLOP/s, 0.86x VkFFT; sweep best cols:32/radix:8 64.5 us.
+// Its cost against rows_cols_wide: a second column pass over L2 (the second also two table loads
+// and a product per point for its twiddle) and one more launch gap, for column runs of 512 bytes.
+// Risk: the pass adds a third 32 MiB buffer to the working set (in, a, b, out: 128 MiB against a
+// 60 MB L2), so a column pass may run nearer DRAM speed.
 constexpr size_t kSplitColumns = 64, kSplitGroup = 256;
 size_t split_first(size_t n) { return size_t(1) << (fft::log2_of(n) + 1) / 2; }
 fft::Knobs split_knobs(size_t n, size_t first, size_t cols = 0, int radix = 0) {
@@ -92,13 +87,9 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     // rows_transposed: fft_rows_t twice, in -> a (a = the rows' transforms, transposed: the
     // columns as rows) -> out (their transforms, transposed back). Each pass reads 16 n^2 bytes in
     // runs of a whole row and writes them in runs of `rows` float2 (fft_rows_t's group, 2048: 4
-    // rows, 32 bytes: every sector whole). Prediction for 2048 x 2048 on the H200 (32 MiB read +
-    // 32 MiB written per pass, all in L2): the reads as fft_rows' (~20 us for the row pass), the
-    // writes the same number of 32-byte sectors in 8 lines per warp store instead of 2, plus a
-    // second turn of each local exchange (2 of the 4 rows at a time): about 25-30 us per pass,
-    // 50-60 us in all (0.95-1.1x VkFFT's 56.7 us), against rows_cols_wide's best 82.4 us whose
-    // column pass reads and writes in 32-byte runs. Measured since: 99 us (0.57x); its store runs
-    // of 4 float2 (32 bytes) the likely limit, and 8+ rows exceed 256 work items.
+    // rows, 32 bytes: every sector whole): the same sectors in 8 lines per warp store instead of 2,
+    // and a second turn of each local exchange (2 of the 4 rows at a time). Its store runs of 4
+    // float2 (32 bytes) are the likely limit, and 8+ rows exceed 256 work items.
     if (p.batch != 1) throw std::logic_error("rows_transposed: one 2-D transform per run");
     fft::Knobs kt = cols_knobs;
     kt.twiddle = k.twiddle;

@@ -78,13 +78,11 @@ inline RadixPlan radix_plan(size_t n, int radix) {
   return plan;
 }
 
-// fft_rows, radix 0 (auto): by work items per transform, N / radix. Measured on the H200 (run 3,
-// TFLOP/s, 5 N log2 N): N = 1024: radix 16 (64 work items) 12.8 at every work group 64..256,
-// radix 32 (32 items, fewer passes) 11.2; N = 4096: radix 32 (128 items) 13.8, radix 16 (256 items,
-// same pass count) 9.49. Rule: of 16 and 32, the radix that gives 64..128 work items per transform
-// (2 to 4 warps: few enough that a transform's barriers stay cheap, enough to hide latency with the
-// smaller radix's registers); 16 where both do (2048: 128 or 64 items; unmeasured, so as before),
-// the fewest passes (radix_plan's auto) where neither does (256 -> 16, 512 -> 32: as before).
+// fft_rows, radix 0 (auto): by work items per transform, N / radix. Rule: of 16 and 32, the radix
+// that gives 64..128 work items per transform (2 to 4 warps: few enough that a transform's
+// barriers stay cheap, enough to hide latency with the smaller radix's registers); 16 where both
+// do (2048: 128 or 64 items), the fewest passes (radix_plan's auto) where neither does (256 -> 16,
+// 512 -> 32).
 inline RadixPlan rows_radix_plan(size_t n, int radix) {
   if (radix != 0) return radix_plan(n, radix);
   auto in_range = [n](int r) {
@@ -340,12 +338,10 @@ inline std::vector<size_t> global_passes(size_t n) {
 }
 
 // Twiddle::automatic for a transform of n points: native_cos/native_sin where the transform takes
-// several global passes, the table where it runs in one kernel. Measured on the H200 (run 3,
-// TFLOP/s): 2^20 (two passes of 1024) native 9.3, table 7.99 (two dependent loads and a complex
-// product per point for the inter-pass twiddle), sincos 5.95; N = 1024 (one kernel, radix 32)
-// native 12.1, table 11.2, but radix 16 with the table already reaches 12.8 and keeps the exact
-// margin. Native twiddles are checked against the approximate-twiddle margin (6e-7 per log2 N,
-// measured error at 2^20: 3.7e-7 against 1.2e-5; a wrong twiddle or index still gives ~1).
+// several global passes (the table costs two dependent loads and a complex product per point for
+// the inter-pass twiddle), the table where it runs in one kernel (there radix 16 with the table
+// is as fast as native and keeps the exact margin). Native twiddles are checked against the
+// approximate-twiddle margin (6e-7 per log2 N; a wrong twiddle or index still gives ~1).
 inline Twiddle twiddle_for(size_t n, Twiddle t) {
   if (t != Twiddle::automatic) return t;
   return global_passes(n).size() > 1 ? Twiddle::native : Twiddle::table;

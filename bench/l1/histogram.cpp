@@ -28,21 +28,14 @@ constexpr size_t kWorkGroup = 256;
 constexpr size_t kGroupsPerComputeUnit = 8;
 constexpr int kReplicas = 8;         // local_replicated: copies of the 256 bins per work group
 constexpr size_t kWarp = 32;         // local_warp: work items per private histogram
-// local_warp, expected on the H200 (noise): copy_fraction 0.60-0.70 (local 0.53, local_replicated
-// 0.57). On noise the limit is the shared-memory atomic rate, not DRAM: 16 atomics per uint4.
+// local_warp: on noise the limit is the shared-memory atomic rate, not DRAM: 16 atomics per uint4.
 // Per-warp copies take away the contention between the 8 warps of a group on the same bin words,
-// but not the bank conflicts of 32 random bins within one warp (about 3-4 lanes per bank), so the
-// gain is modest; photo and flat (warp-aggregated same-address atomics) should stay near local.
-// local_lanes (run 8 on the H200: local_warp reached 0.55 on noise, local_replicated 0.57, so
-// per-warp copies bought nothing and the limit is within the warp): a warp's random bins hit
-// ~3.5 lanes per bank at worst, i.e. ~9 atomics per clock per SM, the rate measured (2.3 T
-// pixels/s over 132 SMs at 1.98 GHz). One copy per lane puts the warp's 32 atomics in 32 banks.
-// Expected on noise: 0.80-0.95 of copy (up to 32 atomics per clock per SM; reading the image
-// alone, as the flat image shows, reaches 1.0); local_lanes16 (2-way at most) 0.70-0.85. Photo
-// and flat should stay at 0.95-1.0. 32 KiB per group: kLaneGroupsPerComputeUnit groups fit in
-// an SM's 228 KiB (1 KiB reserved per group), so the grid is one full wave.
-// Measured (runs 10, 11): local_lanes 0.79 / 0.78 on noise, 0.79 photo, but 0.80 on flat too:
-// it is capped by its 6 groups per SM on every input; local_lanes16 0.74 noise, 0.99 flat.
+// but not the bank conflicts of 32 random bins within one warp (about 3-4 lanes per bank); photo
+// and flat (warp-aggregated same-address atomics) stay near local.
+// local_lanes: the limit is within the warp (a warp's random bins hit ~3.5 lanes per bank at
+// worst); one copy per lane puts the warp's 32 atomics in 32 banks (local_lanes16: 2-way at most).
+// 32 KiB per group: kLaneGroupsPerComputeUnit groups fit in an SM's 228 KiB (1 KiB reserved per
+// group), so the grid is one full wave; that group count caps local_lanes on every input.
 constexpr size_t kLaneGroupsPerComputeUnit = 6;
 constexpr uint8_t kFlatValue = 77;   // the one value of the flat image
 const char* const kPhoto = "camera.png";  // scikit-image's 512 x 512 gray photograph

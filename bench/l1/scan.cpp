@@ -21,14 +21,12 @@ const char* variant_name(Variant v) {
   return names[static_cast<int>(v)];
 }
 
-// What bounded the scan on the H200 (docs/PERFORMANCE.md has each variant's prediction and
-// measurement, runs 8-19): first the look-back, one work item walking back a dependent L2 load
-// per predecessor (every early variant at 0.36-0.38 of copy); a window of 32 predecessors read
-// by the whole group per step, with tiles of 8192 (window:32/items:32), reached 0.68 / 0.71 (int
-// / float); then the loads themselves: vload4 compiled to four 32-bit loads, and through a VEC
-// pointer the same configuration runs at 0.94 / 0.94. Wider windows, one work item walking the
-// window, and persistent groups prefetching their next tile stay slower; they stay registered so
-// the comparison can be re-run on other devices.
+// What bounds the scan, in the order the variants uncovered it: first the look-back, one work
+// item walking back a dependent L2 load per predecessor; then that walk, shortened by a window of
+// predecessors read by the whole group per step, with larger tiles (window:32/items:32); then the
+// loads themselves: vload4 compiles to four 32-bit loads, a VEC pointer to one. Wider windows, one
+// work item walking the window, and persistent groups prefetching their next tile stay registered
+// so the comparison can be re-run on other devices (figures: docs/PERFORMANCE.md).
 constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
 
 struct Params {
