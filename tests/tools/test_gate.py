@@ -113,6 +113,23 @@ class OneBinary(GateCase):
         self.assertEqual([r[0] for r in self.rows(done.stdout, "improved")], [faster["name"]])
 
 
+class H200(GateCase):
+    """Two runs of one binary on an H200 (run 29, with primary_metric): launch-bound 2-D FFTs moved
+    20-35% between them at low reported noise, which the 10% launch-bound floor absorbs."""
+
+    A, B = os.path.join(DATA, "h200_fft_a.json"), os.path.join(DATA, "h200_fft_b.json")
+
+    def test_two_real_runs_pass_both_ways(self):
+        for first, second in ((self.A, self.B), (self.B, self.A)):
+            done = self.gate(first, second)
+            self.assert_exit(done, 0)
+            self.assertIn("129 benchmarks compared: 0 regressed", done.stdout)
+
+    def test_a_3_percent_launch_floor_would_fail_them(self):
+        for first, second in ((self.A, self.B), (self.B, self.A)):
+            self.assert_exit(self.gate(first, second, "--launch-noise", "3"), 1)
+
+
 class H100(GateCase):
     """Two runs of one binary on an H100 (files from before primary_metric: flop_per_second is followed)."""
 
