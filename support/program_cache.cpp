@@ -17,7 +17,14 @@ ProgramCache::~ProgramCache() {
   for (auto& t : threads_) t.join();
 }
 
-void ProgramCache::finish(const ProgramKey& key, cl::Program program, std::exception_ptr error, bool ahead) {
+void ProgramCache::build(const ProgramKey& key, bool ahead) {
+  cl::Program program;
+  std::exception_ptr error;
+  try {
+    program = build_(key);
+  } catch (...) {
+    error = std::current_exception();
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Entry& e = entries_[key];
@@ -41,14 +48,7 @@ cl::Program ProgramCache::get(const ProgramKey& key) {
     }
     entries_[key].state = State::building;
     lock.unlock();
-    cl::Program program;
-    std::exception_ptr error;
-    try {
-      program = build_(key);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    finish(key, program, error, false);
+    build(key, false);
     lock.lock();
     it = entries_.find(key);
   } else if (it->second.state == State::building) {
@@ -84,14 +84,7 @@ void ProgramCache::worker() {
     e.state = State::building;
     ++in_flight_;
     lock.unlock();
-    cl::Program program;
-    std::exception_ptr error;
-    try {
-      program = build_(key);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    finish(key, program, error, true);
+    build(key, true);
     lock.lock();
   }
 }

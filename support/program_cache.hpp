@@ -62,7 +62,8 @@ class ProgramCache {
     std::exception_ptr error;
   };
   void worker();
-  void finish(const ProgramKey& key, cl::Program program, std::exception_ptr error, bool ahead);
+  // Builds `key` without the lock held, then records the program or the error as done.
+  void build(const ProgramKey& key, bool ahead);
 
   Builder build_;
   unsigned thread_count_;
