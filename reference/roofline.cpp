@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "compute_peak.hpp"  // unfused_mad
+#include "compute.hpp"  // unfused_mad
 
 namespace ref {
 

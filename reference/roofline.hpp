@@ -1,5 +1,5 @@
 // Host model of L0/Roofline's multiply-add sweep (kernels/l0/roofline.cl): K fused multiply-adds
-// on each sampled float lane. The add chains and read sums use compute_peak's and
+// on each sampled float lane. The add chains and read sums use compute's and
 // global_bandwidth's references.
 #pragma once
 #include <cstdint>

@@ -126,6 +126,7 @@ size_t register_all_cases(bool whole_sweeps) {
 const std::string& current_benchmark_name() { return g_current; }
 
 void add_benchmark(const std::string& name, Body body, ProgramList programs, DefaultRun in_default_run) {
+  if (auto why = name_grammar_error(name); !why.empty()) throw std::logic_error(why);
   pending().push_back({name, std::move(body), std::move(programs), in_default_run});
 }
 
@@ -206,11 +207,49 @@ std::vector<std::pair<std::string, std::string>> selected_skipped_variants() {
   return out;
 }
 
-std::string bench_name(const std::string& base,
-                       std::initializer_list<std::pair<std::string, std::string>> params) {
+std::string bench_name(const std::string& base, const std::vector<std::pair<std::string, std::string>>& params) {
+  // The grammar's order, whatever order the case lists its axes in.
+  auto rank = [](const std::string& key) {
+    if (key.empty()) return 0;
+    if (key == "type") return 1;
+    if (key == "wg") return 3;
+    if (key == "size") return 4;
+    return 2;
+  };
+  std::vector<std::pair<std::string, std::string>> sorted(params);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
   std::string n = base;
-  for (const auto& [key, value] : params) n += "/" + (key.empty() ? value : key + ":" + value);
+  for (const auto& [key, value] : sorted) n += "/" + (key.empty() ? value : key + ":" + value);
   return n;
+}
+
+std::string name_grammar_error(const std::string& name) {
+  static const std::regex grammar(
+      "L[0-2]/[A-Z][A-Za-z0-9]*/[A-Za-z0-9_]+"  // level, case, variant
+      "(/type:[^/:]+)?"                          // element type
+      "(/[a-z][a-z0-9_]*:[^/:]+)*"                // problem and tuning axes
+      "/size:[1-4]");                            // size class (wg: is an axis checked below)
+  if (!std::regex_match(name, grammar))
+    return "'" + name + "' does not follow L<level>/<Case>/<variant>/type:.../<axes>/wg:<shape>/size:<N>";
+  std::set<std::string> keys;
+  std::vector<std::string> parts;
+  for (size_t at = 0, end; at != std::string::npos; at = end == std::string::npos ? end : end + 1) {
+    end = name.find('/', at);
+    parts.push_back(name.substr(at, end == std::string::npos ? std::string::npos : end - at));
+  }
+  if (parts[2].find("sweep") != std::string::npos)
+    return "'" + name + "': a sweep is an axis of its variant, not a variant of its own";
+  for (size_t i = 3; i < parts.size(); ++i) {
+    const std::string key = parts[i].substr(0, parts[i].find(':'));
+    if (!keys.insert(key).second) return "'" + name + "' repeats the axis " + key;
+    if (key == "type" && i != 3) return "'" + name + "': type: comes right after the variant";
+    if (key == "wg" && i != parts.size() - 2) return "'" + name + "': wg: comes right before size:";
+  }
+  static const std::regex shape("/wg:(auto|[0-9]+(x[0-9]+){0,2})/");
+  if (keys.count("wg") && !std::regex_search(name, shape))
+    return "'" + name + "': wg: is auto, N, NxM or NxMxK";
+  return "";
 }
 
 }  // namespace gb

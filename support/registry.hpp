@@ -63,9 +63,19 @@ extern const char* const kInterruptedMessage;
 const std::string& current_benchmark_name();
 double current_benchmark_started();  // steady-clock seconds
 
-// "L0/GlobalBandwidth" + {"copy"} + {{"type","float4"}} -> "L0/GlobalBandwidth/copy/type:float4".
-std::string bench_name(const std::string& base,
-                       std::initializer_list<std::pair<std::string, std::string>> params);
+// "L0/GlobalBandwidth" + {"copy"} + {{"size","3"}, {"type","float4"}} ->
+// "L0/GlobalBandwidth/copy/type:float4/size:3": the parts in the grammar's order (variant, type:,
+// the other axes as listed, wg:, size:).
+std::string bench_name(const std::string& base, const std::vector<std::pair<std::string, std::string>>& params);
+inline std::string bench_name(const std::string& base,
+                              std::initializer_list<std::pair<std::string, std::string>> params) {
+  return bench_name(base, std::vector<std::pair<std::string, std::string>>(params));
+}
+
+// Why `name` breaks the naming grammar (README, "Benchmark names"), or "" when it follows it:
+// L<level>/<Case>/<variant>/type:<t>/<axis:value>.../wg:<shape>/size:<N>, type: and wg: optional.
+// add_benchmark refuses such a name (the case's registration fails).
+std::string name_grammar_error(const std::string& name);
 
 using CaseRegistrar = void (*)();
 // Host-timed cases (transfers, enqueue, compile time) run after every device-timed one: by then

@@ -437,6 +437,49 @@ def metric_label(metric):
     return "time" if metric == TIME else metric
 
 
+# ---------------------------------------------------------------- names
+
+# The one rename of 2026-11 (the naming grammar, README "Changelog"): (old, new) regular
+# expressions over a benchmark name without its /manual_time; the first rule that matches applies.
+RENAMES_2026_11 = [
+    (r"^L0/Atomics/(global|local)/int/", r"L0/Atomics/\1/type:int/method:native/"),
+    (r"^L0/Atomics/(global|local)/float_cas/", r"L0/Atomics/\1/type:float/method:cas/"),
+    (r"^L0/Atomics/(global|local)/float_native/", r"L0/Atomics/\1/type:float/method:native/"),
+    (r"^L0/Compute/wg_sweep/float/width:4/size:(\d)/wg:([^/]+)$", r"L0/Compute/mad/type:float/width:4/wg:\2/size:\1"),
+    (r"^L0/Compute/int8_dot4/width:(\d+)/size:(\d)$", r"L0/Compute/dot4/type:int8/width:\1/wg:256/size:\2"),
+    (r"^L0/Compute/(\w+)/width:(\d+)/size:(\d)$", r"L0/Compute/mad/type:\1/width:\2/wg:256/size:\3"),
+    (r"^L0/GlobalBandwidth/copy_wg_sweep/type:float4/size:(\d)/wg:([^/]+)$",
+     r"L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:\2/size:\1"),
+    (r"^L0/GlobalBandwidth/(.*)/size:(\d)$", r"L0/GlobalBandwidth/\1/wg:256/size:\2"),
+    (r"^L0/ImageRead/rgba_float/size:(\d)$", r"L0/ImageRead/nearest/type:rgba_float/wg:16x16/size:\1"),
+    (r"^L0/ImageRead/rgba_float_wg_sweep/size:(\d)/wg:([^/]+)$", r"L0/ImageRead/nearest/type:rgba_float/wg:\2/size:\1"),
+    (r"^L0/Latency/pointer_chase/", r"L0/MemoryHierarchy/pointer_chase/"),
+    (r"^L0/CacheBandwidth/read/", r"L0/MemoryHierarchy/read/"),
+    (r"^L0/Roofline/float4/", r"L0/Roofline/fma/type:float4/"),
+    (r"^L0/CompileTime/(short|long)/(cold|again)/", r"L0/CompileTime/\1/build:\2/"),
+    (r"^L0/Transfer/(write|read)/(pageable|pinned|map)/", r"L0/Transfer/\1/route:\2/"),
+    (r"^(L1/BoxFilter/.*)/size:(\d)/(.*)$", r"\1/\3/size:\2"),
+    (r"^(L1/Transpose/\w+)/size:(\d)/wg:([^/]+)$", r"\1/wg:\3/size:\2"),
+    (r"^L1/FFT/stockham_wg_sweep/(.*)/size:(\d)/wg:([^/]+)$", r"L1/FFT/stockham/\1/wg:\3/size:\2"),
+    (r"^L1/FFT2D/(rows_cols_wide|rows_transposed|rows_cols_split)_sweep/", r"L1/FFT2D/\1/"),
+    (r"^L1/Reduction/(\w+)/op:(\w+)/type:(\w+)/", r"L1/Reduction/\1/type:\3/op:\2/"),
+    (r"^L2/StableFluids/jacobi:(\d+)/", r"L2/StableFluids/jacobi/iterations:\1/"),
+]
+
+
+def renamed_2026_11(name):
+    """A benchmark name (or run_name, with any /manual_time or aggregate suffix) in today's grammar."""
+    suffix = ""
+    match = re.match(r"^(.*?)((/manual_time|/real_time)?(_\w+)?)$", name)
+    head, suffix = match.group(1), match.group(2)
+    if not re.search(r"/size:\d", head):  # a suffix the pattern above took for part of the name
+        head, suffix = name, ""
+    for old, new in RENAMES_2026_11:
+        if re.search(old, head):
+            return re.sub(old, new, head) + suffix
+    return name
+
+
 # ---------------------------------------------------------------- output
 
 def write_atomic(path, text):

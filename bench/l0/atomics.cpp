@@ -22,6 +22,8 @@ const char* type_name(Type t) {
   static const char* names[] = {"int", "float_cas", "float_native"};
   return names[static_cast<int>(t)];
 }
+// How the add is done: the device's atomic (int, cl_ext_float_atomics) or a compare-and-swap loop.
+const char* method_name(Type t) { return t == Type::float_cas ? "cas" : "native"; }
 const char* define_of(Type t) {
   static const char* names[] = {"COUNTER_INT", "COUNTER_FLOAT_CAS", "COUNTER_FLOAT_NATIVE"};
   return names[static_cast<int>(t)];
@@ -138,7 +140,8 @@ void register_atomics() {
         if (type == Type::float_cas && c > kMaxCasContention) continue;
         Params p{space, type, c, size};
         auto name = gb::bench_name("L0/Atomics", {{"", space == Space::global ? "global" : "local"},
-                                                  {"", type_name(type)},
+                                                  {"type", type == Type::int32 ? "int" : "float"},
+                                                  {"method", method_name(type)},
                                                   {"contention", c == all ? "all" : std::to_string(c)},
                                                   {"size", std::to_string(size)}});
         const cl_bitfield needed = space == Space::global ? CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT : CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;

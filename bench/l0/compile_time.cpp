@@ -101,7 +101,7 @@ void register_compile_time() {
     for (bool cold : {true, false}) {
       Params p{long_program, cold, size};
       gb::add_benchmark(gb::bench_name("L0/CompileTime", {{"", long_program ? "long" : "short"},
-                                                          {"", cold ? "cold" : "again"},
+                                                          {"build", cold ? "cold" : "again"},
                                                           {"size", std::to_string(size)}}),
                         [p](benchmark::State& st) { run(st, p); });
     }

@@ -217,6 +217,7 @@ void register_global_bandwidth() {
         add(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
                                                    {"type", p.type()},
                                                    {"access", access_name(access)},
+                                                   {"wg", p.wg.label()},
                                                    {"size", std::to_string(size)}}),
             p);
       }
@@ -232,18 +233,23 @@ void register_global_bandwidth() {
                                                      {"access", "persistent"},
                                                      {"groups_per_cu", std::to_string(groups)},
                                                      {"passes", std::to_string(passes)},
+                                                     {"wg", p.wg.label()},
                                                      {"size", std::to_string(size)}}),
               p);
         }
   }
-  // The seed's shape question on a memory-bound kernel: float4 copy over every 1-D work-group size
-  // the device allows (one above the kernel's own limit skips at run time).
+  // The seed's shape question on a memory-bound kernel: the float4 coalesced copy over every 1-D
+  // work-group size the device allows (one above the kernel's own limit skips at run time).
   const auto& d = gb::session().info();
   gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], 1, 1}, 32};
   for (const auto& wg : gb::work_group_shapes(1, limits)) {
+    if (wg.label() == fixed.label()) continue;  // registered above
     Params p{Op::copy, 4, Access::coalesced, wg, size};
-    add(gb::bench_name("L0/GlobalBandwidth/copy_wg_sweep",
-                       {{"type", "float4"}, {"size", std::to_string(size)}, {"wg", wg.label()}}),
+    add(gb::bench_name("L0/GlobalBandwidth", {{"", "copy"},
+                                               {"type", "float4"},
+                                               {"access", "coalesced"},
+                                               {"wg", wg.label()},
+                                               {"size", std::to_string(size)}}),
         p);
   }
 }

@@ -92,15 +92,15 @@ void register_image_read() {
   const int size = s.size_class();
   const std::string sz = std::to_string(size);
   const gb::WorkGroup fixed{16, 16, 1, 2};
-  const std::string main_name = gb::bench_name("L0/ImageRead/rgba_float", {{"size", sz}});
-  const std::string sweep_name = gb::bench_name("L0/ImageRead/rgba_float_wg_sweep", {{"size", sz}});
+  auto name = [&](const std::string& wg) {
+    return gb::bench_name("L0/ImageRead", {{"", "nearest"}, {"type", "rgba_float"}, {"wg", wg}, {"size", sz}});
+  };
   if (!s.info().images) {
-    gb::skip_variant(main_name, "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
-    gb::skip_variant(sweep_name + "/wg:*", "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
+    gb::skip_variant(name("*"), "no image support (CL_DEVICE_IMAGE_SUPPORT is false)");
     return;
   }
   const gb::ProgramList programs = [] { return std::vector<gb::ProgramKey>{program()}; };
-  gb::add_benchmark(main_name, [p = Params{fixed, size}](benchmark::State& st) { run(st, p); }, programs);
+  gb::add_benchmark(name(fixed.label()), [p = Params{fixed, size}](benchmark::State& st) { run(st, p); }, programs);
   // The seed's shape question on a 2-D access pattern: every (N/y, y) shape for N = 64 (size 1)
   // or 64..max (larger sizes), plus the driver's choice. Max is the device's limit: a shape above
   // the kernel's own limit skips at run time.
@@ -108,7 +108,8 @@ void register_image_read() {
   gb::SweepLimits limits{size == 1 ? std::min<size_t>(64, max_size) : max_size,
                          {s.info().max_work_item_sizes[0], s.info().max_work_item_sizes[1], 1}, 64};
   for (const auto& wg : gb::work_group_shapes(2, limits))
-    gb::add_benchmark(sweep_name + "/wg:" + wg.label(),
+    if (wg.label() != fixed.label())
+      gb::add_benchmark(name(wg.label()),
                       [p = Params{wg, size}](benchmark::State& st) { run(st, p); }, programs);
 }
 GB_CASE(register_image_read);

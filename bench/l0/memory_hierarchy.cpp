@@ -156,7 +156,7 @@ void register_memory_hierarchy() {
   const int size = gb::session().size_class();
   const auto max_alloc = gb::session().info().max_alloc_bytes;
   for (size_t ws : working_sets(1024, size)) {
-    auto name = gb::bench_name("L0/Latency/pointer_chase", {{"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
+    auto name = gb::bench_name("L0/MemoryHierarchy/pointer_chase", {{"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else
@@ -164,7 +164,7 @@ void register_memory_hierarchy() {
                         [] { return std::vector<gb::ProgramKey>{chase_program()}; });
   }
   for (size_t ws : working_sets(4096, size)) {
-    auto name = gb::bench_name("L0/CacheBandwidth/read", {{"type", "float4"}, {"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
+    auto name = gb::bench_name("L0/MemoryHierarchy/read", {{"type", "float4"}, {"ws", gb::bytes_label(ws)}, {"size", std::to_string(size)}});
     if (ws > max_alloc)
       gb::skip_variant(name, "working set above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     else

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "gpu_bench.hpp"
-#include "reference/compute_peak.hpp"
+#include "reference/compute.hpp"
 #include "reference/global_bandwidth.hpp"
 #include "reference/roofline.hpp"
 #include "sample_stats.hpp"
@@ -217,7 +217,8 @@ void run_ratio(benchmark::State& state, int size_class) {
 void register_roofline() {
   const int size = gb::session().size_class();
   for (int k : ks())
-    gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "float4"},
+    gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "fma"},
+                                                     {"type", "float4"},
                                                      {"intensity", intensity_label(k)},
                                                      {"size", std::to_string(size)}}),
                       [k, size](benchmark::State& st) { run_sweep(st, k, size); },

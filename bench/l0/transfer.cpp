@@ -161,7 +161,7 @@ void register_transfer() {
       for (size_t bytes : transfer_sizes(size)) {
         Params p{dir, route, bytes, size};
         auto name = gb::bench_name("L0/Transfer", {{"", dir == Direction::write ? "write" : "read"},
-                                                   {"", route_name(route)},
+                                                   {"route", route_name(route)},
                                                    {"bytes", gb::bytes_label(bytes)},
                                                    {"size", std::to_string(size)}});
         if (bytes > max_alloc)

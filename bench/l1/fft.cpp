@@ -110,8 +110,7 @@ void register_fft() {
         Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
         const size_t wg = n / fft::radix_plan(n, radix).radix * rows;
         if (wg > 1024) break;  // no GPU runs larger groups
-        add(fft::name("stockham_wg_sweep", p.problem, size, {{"radix", std::to_string(radix)}}) + "/wg:" + std::to_string(wg),
-            p);
+        add(fft::name("stockham", p.problem, size, {{"radix", std::to_string(radix)}, {"wg", std::to_string(wg)}}), p);
       }
 }
 GB_CASE(register_fft);

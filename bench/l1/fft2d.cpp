@@ -227,7 +227,7 @@ void register_fft2d() {
       const fft::Knobs k = wide_knobs(n, cols, radix);
       if (n / fft::radix_plan(n, radix).radix * cols > 1024) break;  // no GPU runs larger groups
       Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_wide, size, k};
-      add(fft::name("rows_cols_wide_sweep", p.problem, size, {{"cols", std::to_string(cols)}, {"radix", std::to_string(radix)}}),
+      add(fft::name("rows_cols_wide", p.problem, size, {{"cols", std::to_string(cols)}, {"radix", std::to_string(radix)}}),
           p);
     }
 
@@ -239,7 +239,7 @@ void register_fft2d() {
       k.radix = radix;
       k.rows_per_group = rows;
       Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_transposed, size, k};
-      add(fft::name("rows_transposed_sweep", p.problem, size, {{"rows", std::to_string(rows)}, {"radix", std::to_string(radix)}}),
+      add(fft::name("rows_transposed", p.problem, size, {{"rows", std::to_string(rows)}, {"radix", std::to_string(radix)}}),
           p);
     }
 
@@ -255,7 +255,7 @@ void register_fft2d() {
                                SplitSweep{p1, 32, 8}}) {  // the default (p1, 64 columns) is rows_cols_split
     Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_split, size, split_knobs(n, sw.first, sw.cols, sw.radix)};
     p.split = sw.first;
-    add(fft::name("rows_cols_split_sweep", p.problem, size,
+    add(fft::name("rows_cols_split", p.problem, size,
                   {{"split", std::to_string(sw.first) + "x" + std::to_string(n / sw.first)},
                    {"cols", std::to_string(sw.cols)},
                    {"radix", sw.radix ? std::to_string(sw.radix) : std::string("auto")}}),

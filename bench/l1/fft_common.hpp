@@ -84,12 +84,12 @@ inline std::string too_large(const Problem& p, int buffers) {
 // "L1/FFT/<variant>/n:1024/batch:65536/dir:forward/size:3", "L1/FFT2D/<variant>/n:1024x1024/...".
 inline std::string name(const std::string& variant, const Problem& p, int size_class,
                         std::initializer_list<std::pair<std::string, std::string>> extra = {}) {
-  std::string n = p.is_2d() ? "L1/FFT2D/" : "L1/FFT/";
-  n += variant + "/n:" + p.n_label();
-  if (!p.is_2d()) n += "/batch:" + std::to_string(p.batch);
-  n += std::string("/dir:") + dir_name(p.dir);
-  for (const auto& [key, value] : extra) n += "/" + key + ":" + value;
-  return n + "/size:" + std::to_string(size_class);
+  std::vector<std::pair<std::string, std::string>> axes{{"", variant}, {"n", p.n_label()}};
+  if (!p.is_2d()) axes.emplace_back("batch", std::to_string(p.batch));
+  axes.emplace_back("dir", dir_name(p.dir));
+  axes.insert(axes.end(), extra.begin(), extra.end());
+  axes.emplace_back("size", std::to_string(size_class));
+  return gb::bench_name(p.is_2d() ? "L1/FFT2D" : "L1/FFT", axes);
 }
 
 // ---- inputs and verification ------------------------------------------------------------------

@@ -207,7 +207,8 @@ void register_stable_fluids() {
   if (shapes.empty()) gb::skip_variant("L2/StableFluids", "the device runs no 256-item work group");
   for (const auto& wg : shapes) {
     Params p{kJacobi, wg, size};
-    gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"jacobi", std::to_string(p.jacobi)},
+    gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"", "jacobi"},
+                                                         {"iterations", std::to_string(p.jacobi)},
                                                          {"wg", wg.label()},
                                                          {"size", std::to_string(size)}}),
                       [p](benchmark::State& st) { run(st, p); },

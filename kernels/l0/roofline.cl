@@ -39,7 +39,7 @@ __kernel void roofline_fma(__global const float4* in, __global float4* out, cons
   for (int i = 0; i < ITEMS; ++i) out[i * work_items + gid] = v[i];
 }
 
-// As compute_peak.cl's start values: exactly representable, in [0.5, 1).
+// As compute.cl's start values: exactly representable, in [0.5, 1).
 float4 start_value(uint gid, uint chain) {
   uint4 h = (uint4)(gid * 0x9E3779B1u + chain * 0x85EBCA77u) + (uint4)(0, 1, 2, 3) * 0xC2B2AE3Du;
   h ^= h >> 15;

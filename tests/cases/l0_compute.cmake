@@ -9,7 +9,7 @@ add_test(NAME cli.clock_ramp COMMAND ${PYTHON3} -m unittest -v test_clock_ramp
 set_tests_properties(cli.clock_ramp PROPERTIES ENVIRONMENT "GPU_BENCH=$<TARGET_FILE:gpu_bench>;CI=$ENV{CI}"
                                                TIMEOUT 300)
 
-add_executable(l0_compute_reference_tests ${CMAKE_CURRENT_SOURCE_DIR}/reference/compute_peak_test.cpp
-                                          ${CMAKE_CURRENT_SOURCE_DIR}/reference/math_functions_test.cpp)
+add_executable(l0_compute_reference_tests ${CMAKE_CURRENT_SOURCE_DIR}/reference/compute_test.cpp
+                                          ${CMAKE_CURRENT_SOURCE_DIR}/reference/math_test.cpp)
 target_link_libraries(l0_compute_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
 gtest_discover_tests(l0_compute_reference_tests)

@@ -1,7 +1,7 @@
 # L0 memory hierarchy, on-chip memories, atomics, enqueue overhead, transfers and compile time:
 # every benchmark at --size=1 on the default device, verified.
-add_case_test(L0.Latency "^L0/Latency/")
-add_case_test(L0.CacheBandwidth "^L0/CacheBandwidth/")
+add_case_test(L0.MemoryHierarchy.pointer_chase "^L0/MemoryHierarchy/pointer_chase/")
+add_case_test(L0.MemoryHierarchy.read "^L0/MemoryHierarchy/read/")
 add_case_test(L0.LocalMemory "^L0/LocalMemory/")
 add_case_test(L0.ConstantMemory "^L0/ConstantMemory/")
 add_case_test(L0.ImageRead "^L0/ImageRead/")

@@ -10,7 +10,7 @@ from cli_support import require_device, run, strict_load
 
 COMPARE = "/usr/share/benchmark/compare.py"
 SMALL = ["--size=1", "--warmup_s=0.1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
-ONE_CASE = "--benchmark_filter=^L0/GlobalBandwidth/(copy|triad)/type:float4/access:coalesced"
+ONE_CASE = "--benchmark_filter=^L0/GlobalBandwidth/(copy|triad)/type:float4/access:coalesced/wg:256/"
 CONTEXT_KEYS = ["platform", "device", "vendor", "driver_version", "device_opencl_version",
                 "opencl_c_version", "device_type", "compute_units", "max_clock_mhz",
                 "global_mem_bytes", "local_mem_bytes", "max_work_group_size",
@@ -120,7 +120,7 @@ class Runs(unittest.TestCase):
         for entry in skipped:
             self.assertTrue(entry["name"].startswith("L") and entry["reason"], entry)
         names = [b["name"] for b in data["benchmarks"]]
-        self.assertIn("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:1/manual_time", names)
+        self.assertIn("L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:256/size:1/manual_time", names)
         for b in data["benchmarks"]:
             self.assertGreater(b["bytes_per_second"], 0)
             self.assertLessEqual(b["rel_error"], b["margin"])

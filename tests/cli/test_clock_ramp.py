@@ -10,7 +10,7 @@ import unittest
 
 from cli_support import require_device, run, strict_load
 
-ONE_CASE = "--benchmark_filter=^L0/Compute/float/width:4/size:1/"
+ONE_CASE = "--benchmark_filter=^L0/Compute/mad/type:float/width:4/wg:256/size:1/"
 SMALL = ["--size=1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
 SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 ROW = re.compile(r"^\s*(\d+\.\d+)\s+(\d+)\s+(\d+(?:\.\d+)?) ?([pnumkMGTP]?)s\s+(\d+(?:\.\d+)?) ?([pnumkMGTP]?)FLOP/s$")

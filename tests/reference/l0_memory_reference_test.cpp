@@ -8,7 +8,7 @@
 #include "random_data.hpp"
 #include "reference/atomics.hpp"
 #include "reference/compile_time.hpp"
-#include "reference/enqueue_overhead.hpp"
+#include "reference/enqueue.hpp"
 #include "reference/global_bandwidth.hpp"
 #include "reference/image_read.hpp"
 #include "reference/local_memory.hpp"

@@ -148,7 +148,7 @@ class RooflineAcrossRuns(unittest.TestCase):
         sr.need(sr.have_matplotlib(), "python3-matplotlib")
         with tempfile.TemporaryDirectory() as tmp:
             l0 = sr.write_run(os.path.join(tmp, "l0.json"),
-                              sr.bench("L0/Compute/float/width:4/manual_time", [1e6], flop=6e10) +
+                              sr.bench("L0/Compute/mad/type:float/width:4/wg:256/size:3/manual_time", [1e6], flop=6e10) +
                               sr.bench("L0/GlobalBandwidth/copy/type:float4/manual_time", [1e6], bytes_moved=4e9))
             l1 = sr.write_run(os.path.join(tmp, "l1.json"),
                               sr.bench("L1/GEMM/tiled/manual_time", [1e6], flop=2e10, bytes_moved=1e8))
@@ -182,9 +182,9 @@ def point(name, flops, intensity, noise=0.001):
 
 def l0_roofs():
     """Every L0 case the roofline reads: FP32 20 TFLOP/s, FP64 10, DRAM 2 TB/s, L1 16, L2 6.2, local 12."""
-    entries = rate("L0/Compute/float/width:4/size:3/manual_time", 20e12, "flop_per_second")
-    entries += rate("L0/Compute/float/width:1/size:3/manual_time", 19e12, "flop_per_second")
-    entries += rate("L0/Compute/double/width:4/size:3/manual_time", 10e12, "flop_per_second")
+    entries = rate("L0/Compute/mad/type:float/width:4/wg:256/size:3/manual_time", 20e12, "flop_per_second")
+    entries += rate("L0/Compute/mad/type:float/width:1/wg:256/size:3/manual_time", 19e12, "flop_per_second")
+    entries += rate("L0/Compute/mad/type:double/width:4/wg:256/size:3/manual_time", 10e12, "flop_per_second")
     entries += rate("L0/GlobalBandwidth/read/type:float4/access:coalesced/size:3/manual_time", 2e12,
                     "bytes_per_second")
     entries += rate("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:3/manual_time", 1.8e12,
@@ -195,7 +195,7 @@ def l0_roofs():
              ("128KiB", 11e12), ("256KiB", 9e12), ("512KiB", 6.2e12), ("1MiB", 6.1e12), ("2MiB", 5.9e12),
              ("4MiB", 5.8e12), ("8MiB", 3.5e12), ("16MiB", 2.2e12), ("32MiB", 2.1e12), ("64MiB", 2.1e12)]
     for ws, bandwidth in sweep:
-        entries += rate(f"L0/CacheBandwidth/read/type:float4/ws:{ws}/size:3/manual_time", bandwidth,
+        entries += rate(f"L0/MemoryHierarchy/read/type:float4/ws:{ws}/size:3/manual_time", bandwidth,
                         "bytes_per_second")
     entries += rate("L0/LocalMemory/read/type:float/stride:1/size:3/manual_time", 12e12, "bytes_per_second")
     entries += rate("L0/LocalMemory/read/type:float/stride:2/size:3/manual_time", 6e12, "bytes_per_second")
@@ -208,7 +208,7 @@ ABOVE_MEMORY = "L1/Stencil/5pt/type:float/size:3/manual_time"
 FROM_CACHE = "L1/Reduction/local/op:sum/type:float/size:3/manual_time"
 BELOW = "L1/Scan/lookback/type:float/size:3/manual_time"
 NOISY = "L2/LatticeBoltzmann/D2Q9/size:3/manual_time"
-LOOSE = "L2/StableFluids/jacobi:40/size:3/manual_time"
+LOOSE = "L2/StableFluids/jacobi/iterations:40/size:3/manual_time"
 BATCHED = "L1/Transpose/naive/size:3/wg:{}/manual_time"   # per-unit and per-batch times disagree
 TIED = "L1/BoxFilter/naive/type:float/radius:1/size:3/wg:{}/manual_time"  # two shapes within the noise
 

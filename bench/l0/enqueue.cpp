@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "gpu_bench.hpp"
-#include "reference/enqueue_overhead.hpp"
+#include "reference/enqueue.hpp"
 
 namespace {
 
@@ -62,7 +62,7 @@ struct Fixture {
 };
 
 // The one program of every configuration: built by make_fixture, declared at registration.
-gb::ProgramKey program() { return {"l0/enqueue_overhead.cl", "-DSTAGE_STEPS=" + std::to_string(kStageSteps)}; }
+gb::ProgramKey program() { return {"l0/enqueue.cl", "-DSTAGE_STEPS=" + std::to_string(kStageSteps)}; }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
@@ -79,11 +79,11 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   GB_CL(fx->queue.enqueueFillBuffer(fx->launches, cl_uint(0), 0, (1 + kStages) * sizeof(cl_uint)));
   fx->out = gb::make_buffer(kStages * p.stage_items() * sizeof(float));
   GB_CL(fx->queue.enqueueFillBuffer(fx->out, cl_uchar(0xFF), 0, kStages * p.stage_items() * sizeof(float)));
-  fx->empty = s.kernel(program(), "enqueue_overhead_empty");
+  fx->empty = s.kernel(program(), "enqueue_empty");
   GB_CL(fx->empty.setArg(0, fx->launches));
   for (int st = 0; st < kStages; ++st) {
     // One kernel object per stage, its arguments set once: the loop only enqueues.
-    fx->stages[st] = s.kernel(program(), "enqueue_overhead_stage");
+    fx->stages[st] = s.kernel(program(), "enqueue_stage");
     GB_CL(fx->stages[st].setArg(0, fx->out));
     GB_CL(fx->stages[st].setArg(1, fx->launches));
     GB_CL(fx->stages[st].setArg(2, static_cast<cl_uint>(st)));
@@ -212,7 +212,7 @@ bool out_of_order_supported() {
   return (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
-void register_enqueue_overhead() {
+void register_enqueue() {
   const int size = gb::session().size_class();
   const bool ooo = out_of_order_supported();
   std::vector<Params> all;
@@ -235,6 +235,6 @@ void register_enqueue_overhead() {
                         [] { return std::vector<gb::ProgramKey>{program()}; });
   }
 }
-GB_HOST_TIMED_CASE(register_enqueue_overhead);
+GB_HOST_TIMED_CASE(register_enqueue);
 
 }  // namespace

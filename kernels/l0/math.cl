@@ -1,6 +1,6 @@
 // Math function throughput and accuracy: FUNCTION (sin, native_sin, half_sin, pow, ...) on float.
-// math_functions: CHAINS chains of `iters` calls per work item, each input derived from the last
-// result; math_functions_accuracy: FUNCTION on a fixed input set. BINARY: FUNCTION(x, p).
+// math: CHAINS chains of `iters` calls per work item, each input derived from the last
+// result; math_accuracy: FUNCTION on a fixed input set. BINARY: FUNCTION(x, p).
 #ifndef FUNCTION
 #define FUNCTION sin
 #endif
@@ -33,7 +33,7 @@ float start_fraction(uint gid, uint chain) {
 }
 
 // The sum of every call's result, per work item (chains summed in order).
-__kernel void math_functions(__global float* out, const float lo, const float range, const float c,
+__kernel void math(__global float* out, const float lo, const float range, const float c,
                              const float phi, const float p, const int iters) {
   const uint gid = get_global_id(0);
   float x[CHAINS], s[CHAINS], acc[CHAINS];
@@ -58,7 +58,7 @@ __kernel void math_functions(__global float* out, const float lo, const float ra
   out[gid] = sum;
 }
 
-__kernel void math_functions_accuracy(__global const float* in, __global float* out, const float p) {
+__kernel void math_accuracy(__global const float* in, __global float* out, const float p) {
   const size_t i = get_global_id(0);
   const float x = in[i];
   out[i] = CALL(x);

@@ -1,10 +1,10 @@
-// reference/compute_peak and reference/roofline: start values, half rounding, integer steps, the
+// reference/compute and reference/roofline: start values, half rounding, integer steps, the
 // packed dot product, fused and unfused chains, and the lane fold order.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "reference/compute_peak.hpp"
+#include "reference/compute.hpp"
 #include "reference/roofline.hpp"
 
 namespace {

@@ -1,9 +1,9 @@
-// reference/math_functions: the float ulp, ulp errors, accuracy inputs, and the chain replay.
+// reference/math: the float ulp, ulp errors, accuracy inputs, and the chain replay.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "reference/math_functions.hpp"
+#include "reference/math.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "gpu_bench.hpp"
-#include "reference/math_functions.hpp"
+#include "reference/math.hpp"
 #include "sampling.hpp"
 
 namespace {
@@ -57,7 +57,7 @@ struct Params {
   }
   // The one program of a configuration (throughput and accuracy kernels): declared at registration.
   gb::ProgramKey program() const {
-    return {"l0/math_functions.cl", std::string("-DFUNCTION=") + opencl_name() +
+    return {"l0/math.cl", std::string("-DFUNCTION=") + opencl_name() +
                                         (fn->id == MathFunction::pow ? " -DBINARY" : "") + " -DCHAINS=" +
                                         std::to_string(kChains) + (relaxed ? " -cl-fast-relaxed-math" : "")};
   }
@@ -87,7 +87,7 @@ struct Accuracy {
 
 Accuracy measure_accuracy(const Params& p) {
   auto& s = gb::session();
-  cl::Kernel k = s.kernel(p.program(), "math_functions_accuracy");
+  cl::Kernel k = s.kernel(p.program(), "math_accuracy");
   const auto in = ref::math_accuracy_inputs(p.fn->lo, p.fn->range, kAccuracyInputs);
   cl::Buffer in_buf = gb::upload(in), out_buf = gb::make_buffer(in.size() * sizeof(float));
   gb::poison(out_buf, in.size() * sizeof(float));
@@ -126,7 +126,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   const float c = static_cast<float>(0.5 / (p.fn->range * p.fn->max_slope));
   fx->chain = {p.fn->lo, p.fn->range, p.varied ? c : 0.0f, p.varied ? kPhi : 0.0f, kPowExponent,
                kChains, kIters[p.size_class - 1]};
-  fx->kernel = s.kernel(p.program(), "math_functions");
+  fx->kernel = s.kernel(p.program(), "math");
   gb::require_work_group(fx->kernel, kLocal);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);
@@ -165,7 +165,7 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
-void register_math_functions() {
+void register_math() {
   const int size = gb::session().size_class();
   for (const Function& fn : kFunctions)
     for (Form form : {Form::full, Form::native, Form::half})
@@ -181,6 +181,6 @@ void register_math_functions() {
                             [p] { return std::vector<gb::ProgramKey>{p.program()}; });
         }
 }
-GB_CASE(register_math_functions);
+GB_CASE(register_math);
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "gpu_bench.hpp"
-#include "reference/compute_peak.hpp"
+#include "reference/compute.hpp"
 #include "sampling.hpp"
 
 namespace {
@@ -94,14 +94,14 @@ gb::ProgramKey program_of(const Params& p) {
   }
   if (p.type->bits == 64) o += " -DUSE_FP64";
   if (p.type->bits == 16 && p.type->kind == Kind::floating) o += " -DUSE_FP16 -DARG=float";
-  return {"l0/compute_peak.cl", o};
+  return {"l0/compute.cl", o};
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   fx->work_items = work_items(p.size_class);
-  fx->kernel = s.kernel(program_of(p), "compute_peak");
+  fx->kernel = s.kernel(program_of(p), "compute");
   gb::require_work_group(fx->kernel, p.wg.size());
   fx->out = gb::make_buffer(fx->work_items * p.type->bits / 8);
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
@@ -153,7 +153,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   return fx;
 }
 
-// ---- verification against reference/compute_peak, on a sample of work items ------------------
+// ---- verification against reference/compute, on a sample of work items ------------------
 constexpr size_t kSampledWorkItems = 1024;
 
 template <typename T>
@@ -269,15 +269,24 @@ std::string missing_feature(const Type& t) {
   return std::string("no ") + t.extension;
 }
 
-void register_compute_peak() {
+// "L0/Compute/mad/type:float/width:4/wg:256/size:3"; the packed int8 dot is its own variant.
+std::string bench_name(const Type& t, int width, const gb::WorkGroup& wg, int size) {
+  const bool dot = t.kind == Kind::dot;
+  return gb::bench_name("L0/Compute", {{"", dot ? "dot4" : "mad"},
+                                       {"type", dot ? "int8" : t.name},
+                                       {"width", std::to_string(width)},
+                                       {"wg", wg.label()},
+                                       {"size", std::to_string(size)}});
+}
+
+void register_compute() {
   const int size = gb::session().size_class();
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
   for (const Type& t : kTypes)
     for (int width : kWidths) {
       if (t.kind == Kind::dot && width > 1) continue;  // one packed word of 4 int8 lanes
       Params p{&t, width, fixed, size};
-      const std::string name = gb::bench_name(
-          "L0/Compute", {{"", t.name}, {"width", std::to_string(width)}, {"size", std::to_string(size)}});
+      const std::string name = bench_name(t, width, fixed, size);
       if (auto why = missing_feature(t); !why.empty()) {
         gb::skip_variant(name, why);
         continue;
@@ -293,8 +302,8 @@ void register_compute_peak() {
   shapes.push_back({0, 1, 1, 1});
   for (const auto& wg : shapes) {
     Params p{&kTypes[0], 4, wg, size};
-    const std::string name = gb::bench_name(
-        "L0/Compute/wg_sweep", {{"", "float"}, {"width", "4"}, {"size", std::to_string(size)}, {"wg", wg.label()}});
+    if (wg.label() == fixed.label()) continue;  // registered above
+    const std::string name = bench_name(kTypes[0], 4, wg, size);
     if (wg.size() > d.max_work_group_size || wg.x > d.max_work_item_sizes[0]) {
       gb::skip_variant(name, "work group above the device's limit of " + std::to_string(d.max_work_group_size));
       continue;
@@ -303,6 +312,6 @@ void register_compute_peak() {
                       [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
   }
 }
-GB_CASE(register_compute_peak);
+GB_CASE(register_compute);
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Frame stage outputs.
-#include "enqueue_overhead.hpp"
+#include "enqueue.hpp"
 
 namespace ref {
 

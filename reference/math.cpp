@@ -1,5 +1,5 @@
 // Double-precision references and the host replay of the math function chains.
-#include "math_functions.hpp"
+#include "math.hpp"
 
 #include <cmath>
 

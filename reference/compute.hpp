@@ -1,4 +1,4 @@
-// Host models of the L0/Compute chains (kernels/l0/compute_peak.cl): the same start values, the
+// Host models of the L0/Compute chains (kernels/l0/compute.cl): the same start values, the
 // same steps in the same type, the same summation order, for a sample of work items.
 #pragma once
 #include <cstddef>

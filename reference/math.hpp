@@ -1,4 +1,4 @@
-// Host references for L0/Math (kernels/l0/math_functions.cl): each function in double, the
+// Host references for L0/Math (kernels/l0/math.cl): each function in double, the
 // float ulp of a double value, and a replay of the throughput kernel's call chains in which every
 // call is the correctly rounded function and everything else is the kernel's float arithmetic.
 #pragma once
@@ -29,7 +29,7 @@ struct MathChain {
 // The kernel's per-work-item start fraction in [0, 1).
 float math_start_fraction(uint32_t gid, uint32_t chain);
 
-// The sum of every call's result per work item in `gids`, as math_functions computes it.
+// The sum of every call's result per work item in `gids`, as math computes it.
 std::vector<double> math_chain_replay(MathFunction f, const std::vector<uint32_t>& gids, const MathChain& m);
 
 // n inputs spread evenly over [lo, lo + range] (cell centres), rounded to float.

@@ -76,7 +76,7 @@ UINTV start_bits(uint gid, uint chain) {
   return h;
 }
 
-__kernel void compute_peak(__global SCALAR* out, const ARG a, const ARG b, const int repeats) {
+__kernel void compute(__global SCALAR* out, const ARG a, const ARG b, const int repeats) {
   const uint gid = get_global_id(0);
   const TYPE av = (TYPE)((SCALAR)a), bv = (TYPE)((SCALAR)b);
   TYPE x[CHAINS];

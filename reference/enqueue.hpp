@@ -1,4 +1,4 @@
-// Host reference for L0/Enqueue: what the frame stages of kernels/l0/enqueue_overhead.cl write.
+// Host reference for L0/Enqueue: what the frame stages of kernels/l0/enqueue.cl write.
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -1,5 +1,5 @@
 // Host models of the L0/Compute multiply-add chains.
-#include "compute_peak.hpp"
+#include "compute.hpp"
 
 #include <algorithm>
 #include <cmath>
