@@ -1,48 +1,89 @@
 // Set-up cached per configuration: Google Benchmark calls a body several times (trials,
-// repetitions), and buffers, inputs, references and calibration must be made once. One slot per
-// kind: the previous configuration is freed before the next is built, so large buffers never pile
-// up. Two kinds, because sweeps run many configurations over the same problem:
+// repetitions), and buffers, inputs, references and calibration must be made once. One cache, in
+// slots: a slot holds one value, found by its type and key (a hit needs both, so two cases can
+// never read each other's value through a shared key), and frees it before a new one is built,
+// so large buffers never pile up. The slots:
 // - cached_problem: inputs (host and device) and the reference of one problem, shared by every
 //   variant and work-group shape of it (registered consecutively, so they hit the slot);
-// - cached_fixture: what one variant needs beyond that (kernels, outputs).
+// - cached_fixture: what one variant needs beyond that (kernels, outputs);
+// - cached_host<T>: host data of a case (a large input, a reference run), one slot per type T,
+//   shared by the benchmarks that hold it (shared_ptr); a set-up that throws is remembered, so
+//   the next benchmark asking for the same key fails at once with the same exception.
+// Every slot is freed when a benchmark of another family starts (support/registry.cpp) and before
+// the OpenCL session closes.
 #pragma once
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
+#include <type_traits>
 
 namespace gb {
 
 namespace detail {
 struct Slot {
   std::string key;
+  std::type_index type = typeid(void);
   std::shared_ptr<void> value;
+  std::exception_ptr failure;  // cached_host only: the set-up's exception for `key`
+
+  bool holds(const std::type_info& t, const std::string& k) const { return type == t && key == k; }
+  void clear() {
+    value.reset();  // free the old value's memory first
+    failure = nullptr;
+    key.clear();
+    type = typeid(void);
+  }
 };
 enum class SlotKind { fixture, problem };
 Slot& slot(SlotKind kind);
+Slot& host_slot(const std::type_info& type);
 
 template <typename T>
-T& cached_in(SlotKind kind, const std::string& key, const std::function<std::unique_ptr<T>()>& make) {
-  auto& s = slot(kind);
-  if (s.value && s.key == key) return *static_cast<T*>(s.value.get());
-  s.value.reset();  // free the old configuration's memory first
-  s.key.clear();
+T& cached_in(Slot& s, const std::string& key, const std::function<std::unique_ptr<T>()>& make) {
+  if (s.value && s.holds(typeid(T), key)) return *static_cast<T*>(s.value.get());
+  s.clear();
   std::shared_ptr<T> fresh = make();
   s.value = fresh;
   s.key = key;
+  s.type = typeid(T);
   return *fresh;
 }
 }  // namespace detail
 
 template <typename T>
 T& cached_fixture(const std::string& key, const std::function<std::unique_ptr<T>()>& make) {
-  return detail::cached_in<T>(detail::SlotKind::fixture, key, make);
+  return detail::cached_in<T>(detail::slot(detail::SlotKind::fixture), key, make);
 }
 
 template <typename T>
 T& cached_problem(const std::string& key, const std::function<std::unique_ptr<T>()>& make) {
-  return detail::cached_in<T>(detail::SlotKind::problem, key, make);
+  return detail::cached_in<T>(detail::slot(detail::SlotKind::problem), key, make);
 }
 
+template <typename T>
+std::shared_ptr<T> cached_host(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
+  auto& s = detail::host_slot(typeid(T));
+  if (s.holds(typeid(T), key)) {
+    if (s.failure) std::rethrow_exception(s.failure);
+    if (s.value) return std::static_pointer_cast<T>(s.value);
+  }
+  s.clear();
+  s.key = key;
+  s.type = typeid(T);
+  try {
+    std::shared_ptr<T> fresh = make();
+    s.value = std::const_pointer_cast<std::remove_const_t<T>>(fresh);
+    return fresh;
+  } catch (...) {
+    s.failure = std::current_exception();
+    throw;
+  }
+}
+
+// Frees every slot.
 void drop_cached_fixtures();
 
 }  // namespace gb

@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "fixture_cache.hpp"
 #include "interrupt.hpp"
 #include "measure.hpp"
 #include "progress.hpp"
@@ -145,11 +146,18 @@ std::vector<ProgramKey> selected_programs() {
   return keys;
 }
 
+// "L1/FFT/stockham/..." -> "L1/FFT": set-up cached by one family is freed when the next starts.
+static std::string family_of(const std::string& name) {
+  const auto first = name.find('/');
+  return first == std::string::npos ? name : name.substr(0, name.find('/', first + 1));
+}
+
 static void register_with_google_benchmark(const std::string& name, const Body& body) {
   benchmark::RegisterBenchmark(name.c_str(),
                                       [name, body](benchmark::State& state) {
                                         if (stop_requested()) return state.SkipWithError(kInterruptedMessage);
                                         progress().begin(name);
+                                        if (family_of(name) != family_of(g_current)) drop_cached_fixtures();
                                         g_current = name;
                                         g_started = steady_seconds();
                                         try {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cl_error.hpp"
+#include "fixture_cache.hpp"
 
 namespace gb {
 
@@ -104,6 +105,9 @@ void open_session(const cl::Device& device, DeviceInfo info, int size_class, uns
   current() = std::make_unique<Session>(device, std::move(info), size_class, build_threads);
 }
 
-void close_session() { current().reset(); }
+void close_session() {
+  drop_cached_fixtures();  // their OpenCL objects go before the context that made them
+  current().reset();
+}
 
 }  // namespace gb

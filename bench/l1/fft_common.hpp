@@ -97,14 +97,11 @@ inline std::string name(const std::string& variant, const Problem& p, int size_c
 // one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two).
 using Input = std::shared_ptr<const std::vector<float>>;
 inline Input make_input(const Problem& p) {
-  static std::pair<std::string, Input> last;
   const std::string key = std::to_string(p.nx) + "x" + std::to_string(p.ny) + "x" + std::to_string(p.batch);
-  if (last.first != key || !last.second) {
-    last.second.reset();  // free the previous input first
-    last = {key, std::make_shared<const std::vector<float>>(
-                     gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch))};
-  }
-  return last.second;
+  return gb::cached_host<const std::vector<float>>(key, [&] {
+    return std::make_shared<const std::vector<float>>(
+        gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch));
+  });
 }
 
 // Single-precision FFT error grows about like log2 N; the margins are per log2 N, measured on
@@ -129,16 +126,13 @@ inline std::vector<size_t> sampled_members(const Problem& p) {
 // Eigen's FFT (in double) of the sampled members of the current input, in the problem's direction.
 // Kept like the input (the last one made), since every variant of a problem and direction, the
 // libraries' included, compares against the same transform.
-inline const std::vector<double>& expected_transform(const Problem& p, const std::vector<float>& input) {
-  static std::pair<std::string, std::vector<double>> last;
+inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
   const std::string key = p.key() + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
-  if (last.first != key) {
-    last.second.clear();
-    last.second = p.is_2d() ? ref::fft_2d(input, p.nx, p.ny, p.batch, p.dir == Dir::inverse)
-                            : ref::fft_1d(input, p.nx, sampled_members(p), p.dir == Dir::inverse);
-    last.first = key;
-  }
-  return last.second;
+  return gb::cached_host<const std::vector<double>>(key, [&] {
+    return std::make_shared<const std::vector<double>>(
+        p.is_2d() ? ref::fft_2d(input, p.nx, p.ny, p.batch, p.dir == Dir::inverse)
+                  : ref::fft_1d(input, p.nx, sampled_members(p), p.dir == Dir::inverse));
+  });
 }
 
 // Device output of the sampled members against Eigen's FFT (in double) of the same input.
@@ -146,13 +140,13 @@ inline const std::vector<double>& expected_transform(const Problem& p, const std
 template <typename Output>
 gb::Check check_transform(const Problem& p, const std::vector<float>& input, const Output& output, Accuracy a) {
   const std::string what = std::string(dir_name(p.dir)) + " transform vs Eigen FFT";
-  if (p.is_2d()) return gb::check_relative(output, expected_transform(p, input), margin(p, a), what);
+  if (p.is_2d()) return gb::check_relative(output, *expected_transform(p, input), margin(p, a), what);
   const auto which = sampled_members(p);
   const size_t floats = 2 * p.nx;
   std::vector<float> got;
   got.reserve(floats * which.size());
   for (size_t b : which) got.insert(got.end(), output.begin() + b * floats, output.begin() + (b + 1) * floats);
-  return gb::check_relative(got, expected_transform(p, input), margin(p, a), what);
+  return gb::check_relative(got, *expected_transform(p, input), margin(p, a), what);
 }
 
 // The opposite transform (scaled so the pair is the identity) applied to the output gives the

@@ -158,24 +158,11 @@ std::shared_ptr<const HostDetection> compute_host_detection(const Params& p) {
 }
 
 // Bad input (no usable cascade or photo, no window that fits, a cascade too costly: see the limits
-// in reference/haar_cascade.hpp) throws before any device buffer is made; the failure is kept, so
-// the other variant of the image fails at once with the same message.
+// in reference/haar_cascade.hpp) throws before any device buffer is made; the cache keeps the
+// failure, so the other variant of the image fails at once with the same message.
 std::shared_ptr<const HostDetection> host_detection(const Params& p) {
-  static std::string key, failed_key, failure;
-  static std::shared_ptr<const HostDetection> cached;  // one image at a time: they are large
-  const std::string k = std::to_string(p.photo) + "/" + std::to_string(p.size_class);
-  if (cached && key == k) return cached;
-  if (failed_key == k) throw std::runtime_error(failure);
-  cached.reset();
-  try {
-    cached = compute_host_detection(p);
-  } catch (const std::exception& e) {
-    failed_key = k;
-    failure = e.what();
-    throw;
-  }
-  key = k;
-  return cached;
+  return gb::cached_host<const HostDetection>(std::to_string(p.photo) + "/" + std::to_string(p.size_class),
+                                              [&] { return compute_host_detection(p); });
 }
 
 // ---- set-up (once per configuration) ----------------------------------------------------------

@@ -118,12 +118,7 @@ struct HostState {
 };
 
 // Random density 1 +- 0.01 and velocity +- 0.02 per component: every code path sees data.
-std::shared_ptr<HostState> host_state(const Params& p) {
-  static std::string key;
-  static std::shared_ptr<HostState> cached;  // one lattice at a time: they are large
-  const std::string k = p.lattice() + std::to_string(p.size_class);
-  if (cached && key == k) return cached;
-  cached.reset();
+std::shared_ptr<HostState> make_host_state(const Params& p) {
   auto h = std::make_shared<HostState>();
   h->domain = cavity(p.q, p.size_class);
   const size_t n = h->domain.cells();
@@ -133,9 +128,11 @@ std::shared_ptr<HostState> host_state(const Params& p) {
                                     gb::random_vector<float>(n, 13, -0.02, 0.02),
                                     h->domain.nz > 1 ? gb::random_vector<float>(n, 14, -0.02, 0.02) : zero);
   h->initial_mass = ref::lbm_mass(h->domain, h->initial);
-  key = k;
-  cached = h;
-  return cached;
+  return h;
+}
+
+std::shared_ptr<HostState> host_state(const Params& p) {
+  return gb::cached_host<HostState>(p.lattice() + std::to_string(p.size_class), [&] { return make_host_state(p); });
 }
 
 struct Fixture {

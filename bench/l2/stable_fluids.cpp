@@ -43,12 +43,7 @@ struct HostFluid {
   std::vector<float> divergence_before;
 };
 
-std::shared_ptr<HostFluid> host_fluid(const Params& p) {
-  static std::string key;
-  static std::shared_ptr<HostFluid> cached;  // one grid at a time: they are large
-  const std::string k = std::to_string(p.jacobi) + "/" + std::to_string(p.size_class);
-  if (cached && key == k) return cached;
-  cached.reset();
+std::shared_ptr<HostFluid> make_host_fluid(const Params& p) {
   auto h = std::make_shared<HostFluid>();
   const int n = grid_edge(p.size_class);
   const size_t cells = static_cast<size_t>(n) * n;
@@ -56,9 +51,12 @@ std::shared_ptr<HostFluid> host_fluid(const Params& p) {
   h->initial.u = gb::random_vector<float>(cells, 21);
   h->initial.v = gb::random_vector<float>(cells, 22);
   h->initial.d = gb::random_vector<float>(cells, 23, 0.0, 1.0);
-  key = k;
-  cached = h;
-  return cached;
+  return h;
+}
+
+std::shared_ptr<HostFluid> host_fluid(const Params& p) {
+  return gb::cached_host<HostFluid>(std::to_string(p.jacobi) + "/" + std::to_string(p.size_class),
+                                    [&] { return make_host_fluid(p); });
 }
 
 // State (u, v, d) ping-pongs between slots 0 and 1: step c reads slot c and leaves slot 1 - c.

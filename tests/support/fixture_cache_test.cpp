@@ -1,7 +1,11 @@
-// support/fixture_cache: one slot per kind, reused for the same key, freed before the next key.
+// support/fixture_cache: slots reused for the same type and key, freed before the next value;
+// host slots per type, failures remembered, every slot freed by drop_cached_fixtures.
 #include "fixture_cache.hpp"
 
 #include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
 
 namespace {
 
@@ -37,6 +41,47 @@ TEST(FixtureCache, ProblemSlotIsIndependentOfFixtureSlot) {
   gb::cached_fixture<int>("f2", [] { return std::make_unique<int>(2); });
   EXPECT_EQ(&gb::cached_problem<int>("p", [] { return std::make_unique<int>(8); }), &problem);
   EXPECT_EQ(problem, 7);
+  gb::drop_cached_fixtures();
+}
+
+TEST(FixtureCache, TheSameKeyOfAnotherTypeIsAMissNotACast) {
+  gb::cached_fixture<int>("k", [] { return std::make_unique<int>(7); });
+  auto& d = gb::cached_fixture<double>("k", [] { return std::make_unique<double>(2.5); });
+  EXPECT_EQ(d, 2.5);
+  EXPECT_EQ(gb::cached_fixture<int>("k", [] { return std::make_unique<int>(8); }), 8);  // rebuilt
+  gb::drop_cached_fixtures();
+}
+
+TEST(FixtureCache, HostDataHasASlotPerTypeAndIsFreedByDrop) {
+  int built = 0;
+  auto a = gb::cached_host<Counted>("a", [&] { ++built; return std::make_shared<Counted>(1); });
+  auto f = gb::cached_host<const float>("a", [] { return std::make_shared<const float>(1.5f); });
+  EXPECT_EQ(gb::cached_host<Counted>("a", [&] { ++built; return std::make_shared<Counted>(2); }), a);
+  EXPECT_EQ(*f, 1.5f);
+  EXPECT_EQ(built, 1);
+  std::weak_ptr<Counted> watch = a;
+  a.reset();
+  EXPECT_FALSE(watch.expired());  // the cache holds it
+  gb::drop_cached_fixtures();
+  EXPECT_TRUE(watch.expired());
+  EXPECT_EQ(Counted::alive, 0);
+}
+
+TEST(FixtureCache, AFailedHostSetUpFailsTheNextRequestForTheSameKeyAtOnce) {
+  int tries = 0;
+  auto failing = [&]() -> std::shared_ptr<Counted> {
+    ++tries;
+    throw std::runtime_error("no photo");
+  };
+  EXPECT_THROW(gb::cached_host<Counted>("bad", failing), std::runtime_error);
+  try {
+    gb::cached_host<Counted>("bad", failing);
+    FAIL() << "expected the remembered failure";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "no photo");
+  }
+  EXPECT_EQ(tries, 1);
+  EXPECT_EQ(gb::cached_host<Counted>("good", [] { return std::make_shared<Counted>(3); })->id, 3);
   gb::drop_cached_fixtures();
 }
 
