@@ -1,5 +1,5 @@
 # L0 compute cases (compute peak, roofline, math functions) at --size=1, the clock-ramp
-# diagnostic's command line, and units of their host references.
+# diagnostic's command line. (Reference unit tests: tests/reference, found by name.)
 add_case_test(L0.Compute "^L0/Compute/")
 add_case_test(L0.Roofline "^L0/Roofline/")
 add_case_test(L0.Math "^L0/Math/")
@@ -8,8 +8,3 @@ add_test(NAME cli.clock_ramp COMMAND ${PYTHON3} -m unittest -v test_clock_ramp
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/cli)
 set_tests_properties(cli.clock_ramp PROPERTIES ENVIRONMENT "GPU_BENCH=$<TARGET_FILE:gpu_bench>;CI=$ENV{CI}"
                                                TIMEOUT 300)
-
-add_executable(l0_compute_reference_tests ${CMAKE_CURRENT_SOURCE_DIR}/reference/compute_test.cpp
-                                          ${CMAKE_CURRENT_SOURCE_DIR}/reference/math_test.cpp)
-target_link_libraries(l0_compute_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
-gtest_discover_tests(l0_compute_reference_tests)

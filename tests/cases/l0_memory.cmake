@@ -9,7 +9,3 @@ add_case_test(L0.Atomics "^L0/Atomics/")
 add_case_test(L0.Enqueue "^L0/Enqueue/")
 add_case_test(L0.Transfer "^L0/Transfer/")
 add_case_test(L0.CompileTime "^L0/CompileTime/")
-# Unit tests of the references these cases verify against.
-add_executable(l0_memory_reference_tests ${CMAKE_CURRENT_LIST_DIR}/../reference/l0_memory_reference_test.cpp)
-target_link_libraries(l0_memory_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
-gtest_discover_tests(l0_memory_reference_tests)

@@ -5,7 +5,3 @@ add_case_test(L1.Scan "^L1/Scan/")
 add_case_test(L1.Histogram "^L1/Histogram/")
 add_case_test(L1.IntegralImage "^L1/IntegralImage/")
 add_case_test(L1.BoxFilter "^L1/BoxFilter/")
-# Unit tests of the references above against brute force.
-add_executable(l1_image_reference_tests ${CMAKE_CURRENT_SOURCE_DIR}/reference/l1_image_test.cpp)
-target_link_libraries(l1_image_reference_tests PRIVATE gpu_bench_reference GTest::gtest_main)
-gtest_discover_tests(l1_image_reference_tests)

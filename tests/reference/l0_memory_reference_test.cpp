@@ -23,7 +23,9 @@ TEST(SattoloCycle, IsOneCycleThroughEveryNode) {
     uint32_t p = 0;
     for (size_t step = 1; step <= n; ++step) {
       p = next[p];
-      if (step < n) EXPECT_NE(p, 0u) << "cycle shorter than n=" << n;
+      if (step < n) {
+        EXPECT_NE(p, 0u) << "cycle shorter than n=" << n;
+      }
     }
     EXPECT_EQ(p, 0u);
     EXPECT_EQ(ref::chase(next, 0, n), 0u);
