@@ -20,23 +20,18 @@
 #define INDEX(i) ((size_t)(i) * work_items + gid)
 #endif
 
+#include "include/hsum.h"
 #if WIDTH == 1
-#define HSUM(v) (v)
 #define LANES 0.0f
 #elif WIDTH == 2
-#define HSUM(v) ((v).s0 + (v).s1)
 #define LANES (float2)(0, 1)
 #elif WIDTH == 4
-#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
 #define LANES (float4)(0, 1, 2, 3)
 #elif WIDTH == 8
-#define HSUM(v) HSUM4((v).lo + (v).hi)
 #define LANES (float8)(0, 1, 2, 3, 4, 5, 6, 7)
 #elif WIDTH == 16
-#define HSUM(v) HSUM4(((v).lo.lo + (v).lo.hi) + ((v).hi.lo + (v).hi.hi))
 #define LANES (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 #endif
-#define HSUM4(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
 
 // A scrambled, exactly representable value per element index: writes are not compressible.
 float scrambled(size_t index) { return (float)(((uint)index * 2654435761u) >> 8) * 0x1p-24f; }

@@ -19,13 +19,7 @@
 #endif
 #define ELEMENTS (WARP * STRIDE + WARP * (ROTATE + UNROLL))
 
-#if WIDTH == 1
-#define HSUM(v) (v)
-#elif WIDTH == 2
-#define HSUM(v) ((v).s0 + (v).s1)
-#elif WIDTH == 4
-#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
-#endif
+#include "include/hsum.h"
 
 // `in` holds ELEMENTS values, copied into local memory by each group. Four accumulators take the
 // loads in turn; the work item writes ((a0 + a1) + (a2 + a3)), summed over its lanes.

@@ -8,13 +8,7 @@
 #define LOADS 256  // loads per work item in memory_hierarchy_read
 #endif
 
-#if WIDTH == 1
-#define HSUM(v) (v)
-#elif WIDTH == 2
-#define HSUM(v) ((v).s0 + (v).s1)
-#elif WIDTH == 4
-#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
-#endif
+#include "include/hsum.h"
 
 // One work item follows next = chain[next] for `steps` steps (a multiple of 8). Each load's
 // address is the previous load's value, so no two loads overlap; the last index is written so

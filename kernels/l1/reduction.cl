@@ -19,12 +19,7 @@
 #define OP_SUM
 #endif
 
-#if defined(cl_khr_subgroups)
-#pragma OPENCL EXTENSION cl_khr_subgroups : enable
-#endif
-#if defined(cl_khr_subgroups) || defined(cl_intel_subgroups) || defined(__opencl_c_subgroups)
-#define HAVE_SUBGROUPS 1
-#endif
+#include "include/subgroups.h"
 
 // IS_INT (set by the host for int input) picks the identities of min and max.
 #if defined(OP_SUM)

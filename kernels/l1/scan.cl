@@ -18,12 +18,7 @@
 #endif
 #define TILE (WG * 4 * SUBTILES)
 
-#if defined(cl_khr_subgroups)
-#pragma OPENCL EXTENSION cl_khr_subgroups : enable
-#endif
-#if defined(cl_khr_subgroups) || defined(cl_intel_subgroups) || defined(__opencl_c_subgroups)
-#define HAVE_SUBGROUPS 1
-#endif
+#include "include/subgroups.h"
 #if defined(cl_khr_int64_base_atomics)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
