@@ -168,7 +168,7 @@ inline size_t rows_per_group(size_t n, const Knobs& k) {
 // The program of fft_rows (twiddle mode resolved).
 inline gb::ProgramKey rows_program(size_t n, Dir dir, const Knobs& k) {
   return {"l1/fft.cl", options(n, rows_radix_plan(n, k.radix), dir, k.twiddle) +
-                           " -DROWS_PER_GROUP=" + std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1"};
+                           " -DROWS_PER_GROUP=" + std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1 -DBUILD_ROWS"};
 }
 
 // fft_rows: `transforms` contiguous length-n transforms, in -> out.
@@ -226,7 +226,7 @@ inline gb::ProgramKey cols_program(size_t p, size_t stride_points, size_t ns_poi
   if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
     nv_registers = " -cl-nv-maxrregcount=" + std::to_string(65536 / group);
   return {"l1/fft.cl",
-          options(p, c.plan, dir, k.twiddle) + " -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(c.cols) +
+          options(p, c.plan, dir, k.twiddle) + " -DBUILD_COLS -DROWS_PER_GROUP=1 -DCOLS_PER_GROUP=" + std::to_string(c.cols) +
               " -DPIECES=" + std::to_string(c.pieces) + " -DGLOBAL_TWIDDLE=" + (twiddled ? "1" : "0") +
               " -DSTORE_CONTIGUOUS=" + (c.contiguous ? "1" : "0") +
               (interleave > 1 ? " -DINTERLEAVE_LOG2=" + std::to_string(log2_of(interleave)) : std::string()) + nv_registers};
@@ -303,7 +303,7 @@ inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const K
 // fft_transpose: batch images of height x width -> width x height.
 constexpr size_t kTile = 32, kTileRows = 8;
 inline gb::ProgramKey transpose_program() {
-  return {"l1/fft.cl", "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows)};
+  return {"l1/fft.cl", "-DBUILD_TRANSPOSE -DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows)};
 }
 inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl::Buffer& in,
                              const cl::Buffer& out) {

@@ -24,6 +24,7 @@
 //   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores)
 //   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
 //   ROWS_T          1: build fft_rows_t (ROWS_PER_GROUP rows per group, PIECES turns through local memory)
+//   BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE: build only that kernel (ROWS_T builds only fft_rows_t)
 #ifndef N
 #define N 1024
 #endif
@@ -234,11 +235,19 @@ float2 global_twiddle(uint e, uint log2_period, uint split, __global const float
 #endif
 }
 
+// One kernel per program where the host asks for it (BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE,
+// ROWS_T): a program that compiled all of them would cost NVIDIA's compiler two to three times
+// the time. With none of them, every kernel but fft_rows_t is built.
+#if defined(BUILD_ROWS) || defined(BUILD_COLS) || defined(BUILD_TRANSPOSE) || (defined(ROWS_T) && ROWS_T)
+#define BUILD_ONE 1
+#endif
+
 // ---- fft_rows: ROWS_PER_GROUP contiguous transforms of N points per work group ----------------
 // The first pass reads global memory directly (neighbouring work items read neighbouring points),
 // the inner passes exchange through local memory, the last pass writes global memory directly.
 #define ROW_SPAN (LIDX(N - 1) + 1)
 
+#if !defined(BUILD_ONE) || defined(BUILD_ROWS)
 __kernel __attribute__((reqd_work_group_size(THREADS * ROWS_PER_GROUP, 1, 1)))
 void fft_rows(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, const uint transforms) {
@@ -286,6 +295,7 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
     ns *= RADIX;
   }
 }
+#endif
 
 // ---- fft_cols: one pass of a global Stockham FFT of stride * N points per batch member -------
 // Columns j (COLS_PER_GROUP adjacent ones per work group) read x[j + n stride], n < N, are
@@ -310,6 +320,7 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 #define CIDX(m, c) LIDX((m) * COLS_IN_LDS + (c))
 #define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
 
+#if !defined(BUILD_ONE) || defined(BUILD_COLS)
 __kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
 void fft_cols(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, __global const float2* restrict global_table,
@@ -390,8 +401,10 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
     ns *= RADIX;
   }
 }
+#endif
 
 // ---- fft_transpose: out (width x height) = in (height x width) transposed, through a tile ---
+#if !defined(BUILD_ONE) || defined(BUILD_TRANSPOSE)
 __kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
 void fft_transpose(__global const float2* restrict in, __global float2* restrict out,
                    const uint width, const uint height) {
@@ -409,6 +422,7 @@ void fft_transpose(__global const float2* restrict in, __global float2* restrict
   for (int r = 0; r < TILE; r += TILE_ROWS)
     if (x < height && y + r < width) out[batch + (size_t)(y + r) * height + x] = tile[lx][ly + r];
 }
+#endif
 
 // ---- fft_rows_t: ROWS_PER_GROUP transforms of N points, written transposed ------------------
 // Row r of the group (global row row0 + r, `rows` rows in all) is read contiguously and its
