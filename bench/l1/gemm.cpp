@@ -202,13 +202,14 @@ gb::ProgramKey program_of(const Params& p) {
   std::string options = std::string("-DTYPE=") + gemm::type_name<T>();
   switch (p.variant) {
     case Variant::naive:
+      options += " -DONLY_NAIVE";
       break;
     case Variant::tiled:
-      options += " -DTILE_X=" + std::to_string(p.wg.x) + " -DTILE_Y=" + std::to_string(p.wg.y) +
+      options += " -DONLY_TILED -DTILE_X=" + std::to_string(p.wg.x) + " -DTILE_Y=" + std::to_string(p.wg.y) +
                  " -DTILE_K=" + std::to_string(p.tile_k);
       break;
     case Variant::regblock:
-      options += " -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
+      options += " -DONLY_REGBLOCK -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
                  " -DVW=" + std::to_string(kVector) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
       // 128 registers per work item let two 256-item groups share an NVIDIA SM (65536

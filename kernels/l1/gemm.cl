@@ -15,9 +15,19 @@
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 
+// A build compiles one variant's kernel when the host names it (-DONLY_NAIVE, -DONLY_TILED,
+// -DONLY_REGBLOCK): compiling all three for every shape would triple the compiler's work.
+// Without one, every variant (gemm_marker is always there).
+#if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK)
+#define ONLY_NAIVE
+#define ONLY_TILED
+#define ONLY_REGBLOCK
+#endif
+
 // ---- naive: one work item per element of C, operands straight from global memory --------------
 // Work item (x, y) computes C[y][x]: along x, neighbours read neighbouring B and write
 // neighbouring C; the work-group shape decides how the caches see A and B.
+#ifdef ONLY_NAIVE
 __kernel void gemm_naive(const int M, const int N, const int K,
                          __global const TYPE* restrict A, const int lda,
                          __global const TYPE* restrict B, const int ldb,
@@ -30,6 +40,7 @@ __kernel void gemm_naive(const int M, const int N, const int K,
   for (int k = 0; k < K; ++k) acc = fma(a[k], b[(size_t)k * ldb], acc);
   C[(size_t)row * ldc + col] = acc;
 }
+#endif  // ONLY_NAIVE
 
 // ---- tiled: one work item per element of C; TILE_Y x TILE_K of A and TILE_K x TILE_X of B are
 // staged in local memory, so each global element is read M/TILE_Y or N/TILE_X times, not M or N.
@@ -44,6 +55,7 @@ __kernel void gemm_naive(const int M, const int N, const int K,
 #define TILE_K 16
 #endif
 
+#ifdef ONLY_TILED
 __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
 void gemm_tiled(const int M, const int N, const int K,
                 __global const TYPE* restrict A, const int lda,
@@ -74,6 +86,7 @@ void gemm_tiled(const int M, const int N, const int K,
   }
   if (row0 + ty < M && col0 + tx < N) C[(size_t)(row0 + ty) * ldc + col0 + tx] = acc;
 }
+#endif  // ONLY_TILED
 
 // ---- register-blocked: a work group of WG_X x WG_Y work items computes a TILE_M x TILE_N block
 // of C, each work item WPT_M x WPT_N of it held in registers. K is walked in steps of RB_TILE_K:
@@ -137,6 +150,7 @@ void gemm_tiled(const int M, const int N, const int K,
 #error "WPT_M, WPT_N, RB_TILE_K and PAD_A must be multiples of VW"
 #endif
 
+#ifdef ONLY_REGBLOCK
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 void gemm_regblock(const int M, const int N, const int K,
                    __global const TYPE* restrict A, const int lda,
@@ -254,6 +268,7 @@ void gemm_regblock(const int M, const int N, const int K,
     }
   }
 }
+#endif  // ONLY_REGBLOCK
 
 // An empty kernel: enqueued before a library call whose own event covers only its last kernel,
 // so that a batch's time starts before the library's first command.
