@@ -13,6 +13,7 @@
 #include "measure.hpp"
 #include "progress.hpp"
 #include "verify.hpp"
+#include "watchdog.hpp"
 
 namespace gb {
 
@@ -150,6 +151,7 @@ static void register_with_google_benchmark(const std::string& name, const Body& 
                                         if (stop_requested()) return state.SkipWithError(kInterruptedMessage);
                                         progress().begin(name);
                                         g_current = name;
+                                        watchdog_activity(name, true);
                                         g_started = steady_seconds();
                                         try {
                                           body(state);
