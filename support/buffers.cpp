@@ -18,7 +18,7 @@ void poison(const cl::Buffer& b, size_t bytes) {
   const cl_uchar pattern = 0xFF;
   auto& q = session().queue();
   GB_CL(q.enqueueFillBuffer(b, pattern, 0, bytes));
-  GB_CL(q.finish());
+  GB_CL(finish(q));
 }
 
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fill) {

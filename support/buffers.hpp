@@ -1,4 +1,5 @@
 // Device buffers from host vectors, read-back, poisoning, and random host data.
+// Every blocking call here is a DeviceWait (support/watchdog: --kernel_timeout).
 // Inputs are random (never zeros: zeros hide unwritten outputs and compress in hardware).
 #pragma once
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "cl_error.hpp"
 #include "session.hpp"
+#include "watchdog.hpp"
 
 namespace gb {
 
@@ -16,8 +18,16 @@ cl::Buffer make_buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE);
 template <typename T>
 cl::Buffer upload(const std::vector<T>& host, cl_mem_flags flags = CL_MEM_READ_WRITE) {
   cl::Buffer b = make_buffer(host.size() * sizeof(T), flags);
+  DeviceWait device_wait;
   GB_CL(session().queue().enqueueWriteBuffer(b, CL_TRUE, 0, host.size() * sizeof(T), host.data()));
   return b;
+}
+
+// Copies `host` into the start of an existing buffer; blocking.
+template <typename T>
+void upload_into(const cl::Buffer& b, const std::vector<T>& host) {
+  DeviceWait device_wait;
+  GB_CL(session().queue().enqueueWriteBuffer(b, CL_TRUE, 0, host.size() * sizeof(T), host.data()));
 }
 
 template <typename T>
@@ -43,6 +53,7 @@ struct HostSpan {
 template <typename T>
 HostSpan<T> read_back(const cl::Buffer& b, size_t count, int slot = 0, size_t offset_elements = 0) {
   void* host = session().staging(slot, count * sizeof(T));
+  DeviceWait device_wait;
   GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T), count * sizeof(T), host));
   return {static_cast<const T*>(host), count};
 }
@@ -50,6 +61,7 @@ HostSpan<T> read_back(const cl::Buffer& b, size_t count, int slot = 0, size_t of
 template <typename T>
 std::vector<T> download(const cl::Buffer& b, size_t count, size_t offset_elements = 0) {
   std::vector<T> host = fresh_vector<T>(count);
+  DeviceWait device_wait;
   GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T),
                                             count * sizeof(T), host.data()));
   return host;

@@ -82,6 +82,8 @@ CliOptions parse_cli(int* argc, char** argv) {
       if (std::to_string(*o.build_threads) != v) throw UsageError("--build_threads: expected a whole number, got '" + v + "'");
     } else if (take_value(a, "--build_head_start", &v)) {
       o.build_head_start_s = parse_number("--build_head_start", v, 0, 1e6);
+    } else if (take_value(a, "--kernel_timeout", &v)) {
+      o.kernel_timeout_s = parse_number("--kernel_timeout", v, 0, 1e6);
     } else if (take_value(a, "--progress", &v)) {
       if (v != "0" && v != "1" && v != "false" && v != "true")
         throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
@@ -142,9 +144,13 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           built ahead (default 5; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
+  --kernel_timeout=S      a wait on the device longer than S seconds (a hung or runaway kernel)
+                          ends the run: the benchmark is an error in the output file beside the
+                          finished ones, and the exit code is 5 (default 300; 0: no limit)
 
 Exit codes: 0 ok; 1 a benchmark failed verification or hit an OpenCL error; 2 usage error;
-3 environment refused (--strict_env); 4 no usable OpenCL device; 128+N stopped by signal N
+3 environment refused (--strict_env); 4 no usable OpenCL device; 5 a kernel did not finish
+within --kernel_timeout, after writing the benchmarks that finished; 128+N stopped by signal N
 (130 SIGINT, 143 SIGTERM, 129 SIGHUP) after writing the benchmarks that finished.
 )";
 }

@@ -1,6 +1,7 @@
 // gpu_bench's own flags, taken out of argv before Google Benchmark sees the rest.
 // Exit codes: 0 ok, 1 a benchmark failed (verification or OpenCL error), 2 usage error,
-// 3 environment refused (--strict_env), 4 no usable OpenCL device.
+// 3 environment refused (--strict_env), 4 no usable OpenCL device, 5 a kernel did not finish
+// within --kernel_timeout (support/watchdog).
 #pragma once
 #include <optional>
 #include <stdexcept>
@@ -9,7 +10,7 @@
 
 namespace gb {
 
-enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitEnvironment = 3, kExitNoDevice = 4 };
+enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitEnvironment = 3, kExitNoDevice = 4, kExitKernelTimeout = 5 };
 
 struct CliOptions {
   bool help = false;
@@ -32,6 +33,7 @@ struct CliOptions {
   bool all_sweeps = false;          // every work-group sweep shape, not the default set
   std::optional<int> build_threads; // --build_threads: background program builders
   double build_head_start_s = 5.0;  // --build_head_start: longest wait for builds before the first benchmark
+  double kernel_timeout_s = 300;    // --kernel_timeout: longest wait on the device (0: no limit)
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
   std::string benchmark_out_format = "json";  // taken: json, csv or console

@@ -1,5 +1,5 @@
 // The one header a case includes: session and programs, buffers, timing, work-group sweeps,
-// verification, registration.
+// verification, registration, device waits (gb::finish under --kernel_timeout).
 #pragma once
 #include <benchmark/benchmark.h>
 
@@ -13,4 +13,5 @@
 #include "session.hpp"
 #include "timing.hpp"
 #include "verify.hpp"
+#include "watchdog.hpp"
 #include "wg_sweep.hpp"

@@ -30,6 +30,7 @@
 #include "si_format.hpp"
 #include "timing.hpp"
 #include "verify.hpp"
+#include "watchdog.hpp"
 
 // Google Benchmark 1.7.1 exports its flags but declares them in a private header.
 namespace benchmark {
@@ -70,6 +71,23 @@ unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
   if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
   if (!info.is_gpu()) return 0;
   return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u);
+}
+
+// The entry of a benchmark whose kernel hung, as Google Benchmark would report an error in it.
+benchmark::BenchmarkReporter::Run hung_run(const gb::Hang& hang) {
+  benchmark::BenchmarkReporter::Run run;
+  run.run_name.function_name = hang.activity;
+  run.run_name.time_type = "manual_time";
+  run.family_index = hang.benchmark_index;
+  run.per_family_instance_index = 0;
+  run.repetitions = benchmark::FLAGS_benchmark_repetitions;
+  run.repetition_index = hang.repetition;
+  run.threads = 1;
+  run.iterations = 0;
+  run.statistics = nullptr;
+  run.error_occurred = true;
+  run.error_message = hang.message;
+  return run;
 }
 
 // Returns an exit code, or -1 to go on.
@@ -162,9 +180,64 @@ int run(int argc, char** argv) {
   gb::options().stop.max_time = cli.max_time_s;
   gb::options().stop.fixed_time = cli.min_time_s.value_or(0);
   gb::install_interrupt_handlers();
+
+  std::unique_ptr<benchmark::BenchmarkReporter> display;
+  if (cli.benchmark_format == "json")
+    display = std::make_unique<benchmark::JSONReporter>();
+  else if (cli.benchmark_format == "csv")
+    display = std::make_unique<benchmark::CSVReporter>();
+  else
+    display = std::make_unique<gb::SiConsoleReporter>(benchmark::FLAGS_benchmark_counters_tabular,
+                                                      !benchmark::FLAGS_benchmark_time_unit.empty());
+  // Two reporters, as Google Benchmark has them: the display, and the file's, which receives
+  // every run even with --benchmark_display_aggregates_only. Both drop runs skipped at run time or
+  // abandoned by a signal; the file's keeps its runs until the end.
+  gb::RunRecorder shown(display.get()), recorder(nullptr);
+  // Context entries that would clutter the console header go only into the output file.
+  std::vector<std::pair<std::string, std::string>> file_context;
+  const bool write_file = !cli.benchmark_out.empty() && !listing && !cli.clock_ramp;
+  bool file_written = false;
+  auto end_of_run_context = [&] {
+    file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
+    const auto programs = gb::session().program_counts();
+    file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +
+                                              ",\"built_on_demand\":" + std::to_string(programs.built_on_demand) +
+                                              ",\"undeclared\":" + std::to_string(programs.undeclared) +
+                                              ",\"waited\":" + std::to_string(programs.waited) + "}");
+    return programs;
+  };
+  // A wait on the device past --kernel_timeout: the hung benchmark becomes an error entry beside
+  // the finished ones, the file is written as at the end of a run (with aborted: kernel_timeout),
+  // and the watchdog ends the process (exit 5). This runs while the benchmark thread is blocked.
+  gb::start_watchdog(cli.kernel_timeout_s, [&](const gb::Hang& hang) {
+    gb::progress().clear();
+    const size_t finished = std::max(shown.kept(), recorder.kept());
+    if (hang.in_benchmark) {
+      const std::vector<benchmark::BenchmarkReporter::Run> runs{hung_run(hang)};
+      shown.ReportRuns(runs);
+      shown.Finalize();
+      recorder.ReportRuns(runs);
+    }
+    std::string where;
+    if (write_file && !file_written) {
+      end_of_run_context();
+      file_context.emplace_back("aborted", "kernel_timeout");
+      file_context.emplace_back("hung_in", hang.activity);
+      for (const auto& [key, value] : file_context) benchmark::AddCustomContext(key, value);
+      where = gb::write_atomically(cli.benchmark_out, recorder.render(cli.benchmark_out_format))
+                  ? ", written to " + cli.benchmark_out
+                  : ", but could not write " + cli.benchmark_out;
+    }
+    std::fprintf(stderr, "gpu_bench: %s: %s; run ended after %zu finished benchmark runs%s (exit %d)\n",
+                 hang.activity.c_str(), hang.message.c_str(), finished, where.c_str(), gb::kExitKernelTimeout);
+  });
+  struct StopWatchdog {
+    ~StopWatchdog() { gb::stop_watchdog(); }
+  } stop_watchdog_on_return;
   gb::open_session(chosen.device, chosen.info, size_class, build_threads(cli, chosen.info));
 
   if (cli.clock_ramp) {
+    gb::watchdog_activity("clock ramp", false);
     auto r = gb::run_clock_ramp(3.0, false, true);
     if (r.steady_from)
       std::printf("steady after %.3f s at %sFLOP/s\n", r.steady_after_seconds,
@@ -202,9 +275,8 @@ int run(int argc, char** argv) {
     gb::session().build_ahead(programs);
   }
 
-  // Context entries that would clutter the console header go only into the output file.
-  std::vector<std::pair<std::string, std::string>> file_context;
   if (cli.warmup_s > 0 && !listing) {
+    gb::watchdog_activity("warm-up", false);
     // No benchmark is measured before the device clock is steady.
     auto r = gb::run_clock_ramp(cli.warmup_s, true, false);
     double last = r.samples.empty() ? 0 : r.samples.back().t_seconds;
@@ -220,18 +292,6 @@ int run(int argc, char** argv) {
     gb::session().wait_for_builds(std::max(0.0, cli.build_head_start_s - spent));
   }
 
-  std::unique_ptr<benchmark::BenchmarkReporter> display;
-  if (cli.benchmark_format == "json")
-    display = std::make_unique<benchmark::JSONReporter>();
-  else if (cli.benchmark_format == "csv")
-    display = std::make_unique<benchmark::CSVReporter>();
-  else
-    display = std::make_unique<gb::SiConsoleReporter>(benchmark::FLAGS_benchmark_counters_tabular,
-                                                      !benchmark::FLAGS_benchmark_time_unit.empty());
-  // Two reporters, as Google Benchmark has them: the display, and the file's, which receives
-  // every run even with --benchmark_display_aggregates_only. Both drop runs skipped at run time or
-  // abandoned by a signal; the file's keeps its runs until the end.
-  gb::RunRecorder shown(display.get()), recorder(nullptr);
   gb::progress().start(selected, cli.progress && !listing);
   if (cli.benchmark_out.empty() || listing) {
     benchmark::RunSpecifiedBenchmarks(&shown);
@@ -240,24 +300,21 @@ int run(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&shown, &recorder);
   }
   gb::progress().clear();
+  gb::watchdog_activity("end of run", false);
 
   const int signal = gb::stop_signal();
-  file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
-  const auto programs = gb::session().program_counts();
+  const auto programs = end_of_run_context();
   if (std::getenv("GPU_BENCH_PHASES"))
     for (const auto& key : programs.undeclared_keys)
       std::fprintf(stderr, "program built but not declared: %s %s\n", key.file.c_str(), key.options.c_str());
-  file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +
-                                            ",\"built_on_demand\":" + std::to_string(programs.built_on_demand) +
-                                            ",\"undeclared\":" + std::to_string(programs.undeclared) +
-                                            ",\"waited\":" + std::to_string(programs.waited) + "}");
   if (signal != 0) {
     file_context.emplace_back("interrupted", signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : std::to_string(signal));
     std::fprintf(stderr, "gpu_bench: stopped by signal %d after %zu finished benchmark runs\n", signal,
                  std::max(shown.kept(), recorder.kept()));
   }
-  if (!cli.benchmark_out.empty() && !listing) {
+  if (write_file) {
     for (const auto& [key, value] : file_context) benchmark::AddCustomContext(key, value);
+    file_written = true;
     if (!gb::write_atomically(cli.benchmark_out, recorder.render(cli.benchmark_out_format))) {
       std::fprintf(stderr, "gpu_bench: error: could not write %s\n", cli.benchmark_out.c_str());
       return gb::kExitFailed;

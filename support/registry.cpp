@@ -14,6 +14,7 @@
 #include "measure.hpp"
 #include "progress.hpp"
 #include "verify.hpp"
+#include "watchdog.hpp"
 
 namespace gb {
 
@@ -159,6 +160,7 @@ static void register_with_google_benchmark(const std::string& name, const Body& 
                                         progress().begin(name);
                                         if (family_of(name) != family_of(g_current)) drop_cached_fixtures();
                                         g_current = name;
+                                        watchdog_activity(name, true);
                                         g_started = steady_seconds();
                                         try {
                                           body(state);

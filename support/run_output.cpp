@@ -52,7 +52,13 @@ std::string RunRecorder::render(const std::string& format) const {
     reporter = std::make_unique<benchmark::JSONReporter>();
   reporter->SetOutputStream(&out);
   reporter->SetErrorStream(&err);
-  if (context_) reporter->ReportContext(*context_);
+  if (context_) {
+    reporter->ReportContext(*context_);
+  } else {  // a run ended before its first benchmark (a kernel hung in the warm-up)
+    benchmark::BenchmarkReporter::Context context;
+    context.name_field_width = 10;
+    reporter->ReportContext(context);
+  }
   if (!runs_.empty()) reporter->ReportRuns(runs_);
   reporter->Finalize();
   return format == "json" ? with_metric_kinds(strict_json_text(out.str())) : out.str();

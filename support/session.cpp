@@ -6,6 +6,7 @@
 
 #include "cl_error.hpp"
 #include "fixture_cache.hpp"
+#include "watchdog.hpp"
 
 namespace gb {
 
@@ -67,7 +68,7 @@ Session::~Session() {
 void Session::unmap(Staging& s) {
   if (!s.host) return;
   queue_.enqueueUnmapMemObject(s.buffer, s.host);
-  queue_.finish();
+  (void)finish(queue_);
   s = Staging{};
 }
 
@@ -78,6 +79,7 @@ void* Session::staging(int slot, size_t bytes) {
   cl_int err = CL_SUCCESS;
   s.buffer = cl::Buffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr, &err);
   GB_CL(err);
+  DeviceWait device_wait;
   s.host = queue_.enqueueMapBuffer(s.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, std::max<size_t>(bytes, 1),
                                    nullptr, nullptr, &err);
   GB_CL(err);

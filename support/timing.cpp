@@ -13,6 +13,7 @@
 #include "options.hpp"
 #include "registry.hpp"
 #include "session.hpp"
+#include "watchdog.hpp"
 
 namespace gb {
 
@@ -79,7 +80,7 @@ Lead& lead() {
     cl::Event e;
     GB_CL(l.kernel.setArg(1, kSteps));
     GB_CL(s.queue().enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &e));
-    GB_CL(e.wait());
+    GB_CL(wait(e));
     cl_ulong a = 0, b = 0;
     GB_CL(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &a));
     GB_CL(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &b));
@@ -114,7 +115,7 @@ BatchTime run_batch(const Unit& unit, int units, double lead_seconds) {
   }
   const auto t1 = std::chrono::steady_clock::now();
   gate.open();
-  GB_CL(queue.finish());
+  GB_CL(finish(queue));
   const auto t2 = std::chrono::steady_clock::now();
   return {batch.device_seconds(), std::chrono::duration<double>(t2 - t1).count(),
           std::chrono::duration<double>(t1 - t0).count()};

@@ -94,7 +94,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
   else
     gb::poison(fx.counters, bytes);
   GB_CL(q.enqueueNDRangeKernel(fx.kernel, cl::NullRange, cl::NDRange(p.work_items()), cl::NDRange(kGroup)));
-  GB_CL(q.finish());
+  GB_CL(gb::finish(q));
   const auto want = p.space == Space::global ? ref::atomic_global_sums(p.work_items(), p.addresses(), p.iters())
                                              : ref::atomic_local_sums(p.work_items(), kGroup, p.addresses(), p.iters());
   if (p.type == Type::int32) return gb::check_exact(gb::read_back<int32_t>(fx.counters, p.counters()), want, "int sums");

@@ -88,16 +88,17 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
     GB_CL(fx->stages[st].setArg(1, fx->launches));
     GB_CL(fx->stages[st].setArg(2, static_cast<cl_uint>(st)));
   }
-  GB_CL(fx->queue.finish());
+  GB_CL(gb::finish(fx->queue));
   // Warm-up, outside any timing: first launches pay for code upload and lazy set-up.
   for (int i = 0; i < 4; ++i) fx->enqueue_empty();
   fx->enqueue_frame(p.stage_items());
-  GB_CL(fx->queue.finish());
+  GB_CL(gb::finish(fx->queue));
   return fx;
 }
 
 gb::Check verify(Fixture& fx, const Params& p) {
-  GB_CL(fx.queue.finish());
+  gb::DeviceWait device_wait;  // the finish and the blocking reads (support/watchdog)
+  GB_CL(gb::finish(fx.queue));
   std::vector<cl_uint> got(1 + kStages);
   GB_CL(fx.queue.enqueueReadBuffer(fx.launches, CL_TRUE, 0, got.size() * sizeof(cl_uint), got.data()));
   std::vector<cl_uint> want(fx.enqueued.begin(), fx.enqueued.end());
@@ -136,7 +137,7 @@ void run(benchmark::State& state, const Params& p) {
       case Measure::host_enqueue: {  // the enqueue calls alone; the finish is outside the time
         for (int i = 0; i < units; ++i) fx.enqueue_empty();
         const auto t1 = clock::now();
-        GB_CL(fx.queue.finish());
+        GB_CL(gb::finish(fx.queue));
         return {seconds(t0, t1), seconds(t0, clock::now())};
       }
       case Measure::dispatch: {  // each launch on an idle queue; the time is its QUEUED -> START span
@@ -144,7 +145,7 @@ void run(benchmark::State& state, const Params& p) {
         for (int i = 0; i < units; ++i) {
           cl::Event e;
           fx.enqueue_empty(&e);
-          GB_CL(fx.queue.finish());
+          GB_CL(gb::finish(fx.queue));
           span += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_START);
           queued_to_submit += span_seconds(e, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT);
           submit_to_start += span_seconds(e, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START);
@@ -156,14 +157,14 @@ void run(benchmark::State& state, const Params& p) {
       case Measure::roundtrip: {
         for (int i = 0; i < units; ++i) {
           fx.enqueue_empty();
-          GB_CL(fx.queue.finish());
+          GB_CL(gb::finish(fx.queue));
         }
         return {seconds(t0, clock::now()), 0};
       }
       case Measure::back_to_back: {  // enqueue all, finish once
         cl::Event first, last;
         for (int i = 0; i < units; ++i) fx.enqueue_empty(i == 0 ? &first : i == units - 1 ? &last : nullptr);
-        GB_CL(fx.queue.finish());
+        GB_CL(gb::finish(fx.queue));
         const double host = seconds(t0, clock::now());
         if (!p.out_of_order && units > 1) {
           cl_ulong a = 0, b = 0;
@@ -179,7 +180,7 @@ void run(benchmark::State& state, const Params& p) {
         const int frames = (units + p.cadence - 1) / p.cadence * p.cadence;
         for (int f = 0; f < frames; ++f) {
           fx.enqueue_frame(p.stage_items());
-          if ((f + 1) % p.cadence == 0) GB_CL(fx.queue.finish());
+          if ((f + 1) % p.cadence == 0) GB_CL(gb::finish(fx.queue));
         }
         const double host = seconds(t0, clock::now());
         return {host * units / frames, host};

@@ -76,7 +76,7 @@ struct Fixture {
   Fixture(const Fixture&) = delete;
   Fixture& operator=(const Fixture&) = delete;
   ~Fixture() {  // no throwing here: errors while unmapping only leak the mapping
-    if (pinned_ptr && queue.enqueueUnmapMemObject(pinned, pinned_ptr) == CL_SUCCESS) queue.finish();
+    if (pinned_ptr && queue.enqueueUnmapMemObject(pinned, pinned_ptr) == CL_SUCCESS) (void)gb::finish(queue);
   }
   // The host memory the transfer reads from or writes to.
   void* host_side(Route r) { return r == Route::pinned ? pinned_ptr : host.data(); }
@@ -90,6 +90,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   const size_t words = p.bytes / sizeof(uint32_t);
   fx->source = random_words(words, 0xC0FFEE + p.bytes);
   fx->device = gb::make_buffer(p.bytes);
+  gb::DeviceWait device_wait;  // the blocking write and map (support/watchdog)
   if (p.dir == Direction::read) GB_CL(q.enqueueWriteBuffer(fx->device, CL_TRUE, 0, p.bytes, fx->source.data()));
   if (p.route == Route::pinned) {
     fx->pinned = gb::make_buffer(p.bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR);
@@ -111,7 +112,11 @@ void transfer(Fixture& fx, const Params& p, int reps) {
     if (p.route == Route::map) {  // blocking map, the application's memcpy, unmap
       cl_int err = CL_SUCCESS;
       const cl_map_flags flags = p.dir == Direction::write ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ;
-      void* mapped = q.enqueueMapBuffer(fx.device, CL_TRUE, flags, 0, n, nullptr, nullptr, &err);
+      void* mapped = nullptr;
+      {
+        gb::DeviceWait device_wait;
+        mapped = q.enqueueMapBuffer(fx.device, CL_TRUE, flags, 0, n, nullptr, nullptr, &err);
+      }
       GB_CL(err);
       if (p.dir == Direction::write)
         std::memcpy(mapped, fx.host.data(), n);
@@ -124,7 +129,7 @@ void transfer(Fixture& fx, const Params& p, int reps) {
       GB_CL(q.enqueueReadBuffer(fx.device, CL_FALSE, 0, n, fx.host_side(p.route)));
     }
   }
-  GB_CL(q.finish());
+  GB_CL(gb::finish(q));
 }
 
 // Random data compared exactly: on the device after writes, on the host side after reads.

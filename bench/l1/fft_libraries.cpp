@@ -186,7 +186,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
 gb::Check verify(Fixture& fx, const Params& p) {
   const auto output = gb::read_back<float>(fx.out, 2 * p.problem.points(), 0);
   fx.plan->enqueue(fft::opposite(p.problem.dir), fx.out, fx.round_trip);
-  GB_CL(gb::session().queue().finish());
+  GB_CL(gb::finish(gb::session().queue()));
   const auto round_trip = gb::read_back<float>(fx.round_trip, 2 * p.problem.points(), 1);
   // The input must have survived the timed runs (out of place means the library may not use it).
   const auto input_after = gb::read_back<float>(fx.in, 2 * p.problem.points(), 2);

@@ -149,7 +149,7 @@ struct Pipeline {
   void run_once() const {  // outside the timed region: verification
     auto& q = gb::session().queue();
     for (const auto& s : stages) GB_CL(q.enqueueNDRangeKernel(s.kernel, cl::NullRange, s.global, s.local));
-    GB_CL(q.finish());
+    GB_CL(gb::finish(q));
   }
   // Throws gb::Unsupported when a stage's work group is above its kernel's limit.
   void require_work_groups() const {

@@ -96,7 +96,7 @@ struct Simulation {
     ++steps;
   }
   void upload(const std::vector<float>& f) {
-    GB_CL(gb::session().queue().enqueueWriteBuffer(a, CL_TRUE, 0, f.size() * sizeof(float), f.data()));
+    gb::upload_into(a, f);
     parity = 0;
     steps = 0;
   }

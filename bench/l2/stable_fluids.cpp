@@ -127,7 +127,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->host = host_fluid(p);
   const ref::FluidState& initial = fx->host->initial;
   for (auto [buffer, field] : {std::pair{&fx->u[0], &initial.u}, {&fx->v[0], &initial.v}, {&fx->d[0], &initial.d}})
-    GB_CL(s.queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, bytes, field->data()));
+    gb::upload_into(*buffer, *field);
   return fx;
 }
 
@@ -142,12 +142,10 @@ gb::Check verify(Fixture& fx, const Params& p) {
     for (float x : gb::download<float>(*b, cells)) non_finite += !std::isfinite(x);
   gb::Check finite{static_cast<double>(non_finite), 0, "non-finite values after " + std::to_string(fx.steps) + " steps"};
 
-  auto& q = gb::session().queue();
   HostFluid& h = *fx.host;
-  const size_t bytes = cells * sizeof(float);
-  GB_CL(q.enqueueWriteBuffer(fx.u[0], CL_TRUE, 0, bytes, h.initial.u.data()));
-  GB_CL(q.enqueueWriteBuffer(fx.v[0], CL_TRUE, 0, bytes, h.initial.v.data()));
-  GB_CL(q.enqueueWriteBuffer(fx.d[0], CL_TRUE, 0, bytes, h.initial.d.data()));
+  gb::upload_into(fx.u[0], h.initial.u);
+  gb::upload_into(fx.v[0], h.initial.v);
+  gb::upload_into(fx.d[0], h.initial.d);
   fx.slot = 0;
   fx.steps = 0;
   gb::run_batch([&](gb::Batch& b) { fx.step(b, p.jacobi); }, kReferenceSteps);

@@ -5,10 +5,11 @@
 import glob
 import os
 import re
+import subprocess
 import sys
 import unittest
 
-from cli_support import require_device, run
+from cli_support import GPU_BENCH, require_device, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -26,15 +27,25 @@ KERNEL_FILE_EXCEPTIONS = {
 }
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def snake(case):
     return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", case).lower()
 
 
-def listed(size):
-    done = run("--benchmark_list_tests", "--all_sweeps", f"--size={size}")
+def listed(size, env=None):
+    done = subprocess.run([GPU_BENCH, "--benchmark_list_tests", "--all_sweeps", f"--size={size}"],
+                          capture_output=True, text=True, timeout=300, env=env)
     if done.returncode != 0:
         raise AssertionError(done.stderr)
     return [line.replace("/manual_time", "") for line in done.stdout.split()]
+
+
+# Test hooks, listed only when asked for, and the test that runs them instead of a case test.
+HOOKS = {"GPU_BENCH_SELFTEST_HANG": ("L0/SelfTest/", "cli.test_kernel_timeout")}
 
 
 class Names(unittest.TestCase):
@@ -42,10 +53,14 @@ class Names(unittest.TestCase):
     def setUpClass(cls):
         require_device()
         cls.names = {size: listed(size) for size in (1, 2, 3, 4)}
+        hooks_on = dict(os.environ, **{variable: "1" for variable in HOOKS})
+        cls.with_hooks = listed(1, hooks_on)
 
     def test_every_name_follows_the_grammar(self):
-        for size, names in self.names.items():
-            self.assertGreater(len(names), 100)
+        hooks = [n for n in self.with_hooks if any(n.startswith(f) for f, _ in HOOKS.values())]
+        self.assertTrue(hooks)
+        for size, names in list(self.names.items()) + [(1, hooks)]:
+            self.assertGreater(len(names), 100 if names is not hooks else 0)
             self.assertEqual(len(names), len(set(names)), f"duplicate names at size {size}")
             for name in names:
                 match = NAME.match(name)
@@ -59,6 +74,7 @@ class Names(unittest.TestCase):
 
     def test_a_family_shares_its_name_with_its_files_and_case_test(self):
         families = {"/".join(n.split("/")[:2]) for names in self.names.values() for n in names}
+        families |= {"/".join(n.split("/")[:2]) for n in self.with_hooks}
         for family in sorted(families):
             level, case = family.split("/")
             base = snake(case)
@@ -72,13 +88,13 @@ class Names(unittest.TestCase):
             owner = [b for b in bases if f"{level}/{stem}" == b or f"{level}/{stem}".startswith(b + "_")]
             self.assertTrue(owner, f"{path}: no family of that name")
             if path.endswith(".cl"):
-                for kernel in re.findall(r"__kernel\s+void\s+(\w+)", open(path).read()):
+                for kernel in re.findall(r"__kernel\s+void\s+(\w+)", read(path)):
                     self.assertTrue(kernel.startswith(stem), f"{path}: kernel {kernel} is not named {stem}_...")
 
     def test_every_benchmark_has_a_case_test(self):
         filters = []
         for path in glob.glob(f"{ROOT}/tests/CMakeLists.txt") + glob.glob(f"{ROOT}/tests/cases/*.cmake"):
-            filters += re.findall(r'add_case_test\(\S+\s+"([^"]+)"\)', open(path).read())
+            filters += re.findall(r'add_case_test\(\S+\s+"([^"]+)"\)', read(path))
         self.assertTrue(filters)
         for name in self.names[1]:
             self.assertTrue(any(re.search(f, name + "/manual_time") for f in filters), f"{name}: no case test")
