@@ -119,7 +119,9 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --version               print the gpu-bench revision and the libraries it was built with
   --list_devices[=json]   print every OpenCL device with its number (as JSON: every field), then exit
   --device=SPEC           choose the device: a number (as --list_devices counts), cpu, gpu, or a
-                          case-insensitive substring of the platform or device name
+                          case-insensitive substring of the platform or device name; `all` or
+                          SPEC,SPEC,... runs on each device in turn, one --benchmark_out file each
+                          (FILE.deviceN-NAME.json)
   -N                      the N-th device, or with --device=SUBSTRING the N-th match
                           (default: the first GPU; with none, the first device)
   --size=1..4             problem-size class (default: 1 on a CPU, 3 on a GPU)

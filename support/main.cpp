@@ -21,6 +21,7 @@
 #include "copy_bandwidth.hpp"
 #include "cpu_load.hpp"
 #include "devices.hpp"
+#include "multi_device.hpp"
 #include "interrupt.hpp"
 #include "options.hpp"
 #include "progress.hpp"
@@ -103,6 +104,7 @@ int check_cpu_load(const gb::CliOptions& cli) {
 }
 
 int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);  // as given, for --device=all's children
   gb::CliOptions cli;
   try {
     cli = gb::parse_cli(&argc, argv);
@@ -155,6 +157,17 @@ int run(int argc, char** argv) {
   if (infos.empty()) {
     std::fprintf(stderr, "gpu_bench: error: no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n");
     return gb::kExitNoDevice;
+  }
+  if (gb::is_multi_device(cli.device)) {
+    std::vector<size_t> selected;
+    try {
+      if (!cli.device_index.empty()) throw std::invalid_argument("-N cannot be combined with --device=" + cli.device);
+      selected = gb::select_devices(infos, cli.device);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpu_bench: error: %s\n%s", e.what(), gb::device_table(infos).c_str());
+      return gb::kExitUsage;
+    }
+    return gb::run_on_each_device("/proc/self/exe", args, infos, selected, cli.benchmark_out);
   }
   gb::DeviceChoice choice;
   try {

@@ -1,0 +1,122 @@
+// One child process per device.
+#include "multi_device.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gb {
+
+bool is_multi_device(const std::string& device_flag) {
+  return device_flag == "all" || device_flag.find(',') != std::string::npos;
+}
+
+std::vector<size_t> select_devices(const std::vector<DeviceInfo>& devices, const std::string& device_flag) {
+  std::vector<size_t> chosen;
+  auto add = [&](size_t k) {
+    if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) chosen.push_back(k);
+  };
+  if (devices.empty()) throw std::out_of_range("no OpenCL device found");
+  if (device_flag == "all") {
+    for (size_t k = 0; k < devices.size(); ++k) add(k);
+    return chosen;
+  }
+  size_t at = 0;
+  while (at <= device_flag.size()) {
+    const size_t comma = std::min(device_flag.find(',', at), device_flag.size());
+    const std::string item = device_flag.substr(at, comma - at);
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      throw std::invalid_argument("--device=" + device_flag + ": an empty item in the list");
+    add(choose_device(devices, parse_device_spec(item, "")).chosen);
+    at = comma + 1;
+  }
+  return chosen;
+}
+
+std::string per_device_path(const std::string& path, size_t index, const DeviceInfo& device) {
+  std::string slug;
+  for (char c : device.name) {
+    const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(l)))
+      slug += l;
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  if (slug.size() > 40) slug.resize(slug.rfind('-', 40) == std::string::npos ? 40 : slug.rfind('-', 40));
+  const std::string tag = ".device" + std::to_string(index + 1) + (slug.empty() ? "" : "-" + slug);
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
+    return path + tag;
+  return path.substr(0, dot) + tag + path.substr(dot);
+}
+
+namespace {
+std::atomic<pid_t> g_child{0};
+std::atomic<int> g_signal{0};
+
+void forward(int signal) {
+  g_signal = signal;
+  const pid_t child = g_child;
+  if (child > 0) kill(child, signal);
+}
+
+bool is_flag(const std::string& arg, const char* name) {
+  const std::string n(name);
+  return arg == n || arg.rfind(n + "=", 0) == 0;
+}
+}  // namespace
+
+int run_on_each_device(const std::string& self, const std::vector<std::string>& args,
+                       const std::vector<DeviceInfo>& devices, const std::vector<size_t>& selected,
+                       const std::string& benchmark_out) {
+  struct sigaction action = {};
+  action.sa_handler = forward;
+  sigemptyset(&action.sa_mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+  int status_of_run = 0;
+  for (size_t k : selected) {
+    if (g_signal) break;
+    std::vector<std::string> child_args{self};
+    for (const auto& a : args)
+      if (!is_flag(a, "--device") && !is_flag(a, "--benchmark_out")) child_args.push_back(a);
+    child_args.push_back("--device=" + std::to_string(k + 1));
+    if (!benchmark_out.empty())
+      child_args.push_back("--benchmark_out=" + per_device_path(benchmark_out, k, devices[k]));
+    std::vector<char*> argv;
+    for (auto& a : child_args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::perror("gpu_bench: fork");
+      return 1;
+    }
+    if (pid == 0) {
+      execv(self.c_str(), argv.data());
+      std::perror("gpu_bench: exec");
+      _exit(127);
+    }
+    g_child = pid;
+    if (g_signal) kill(pid, g_signal);  // a signal that came between the check and the fork
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    g_child = 0;
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code != 0 && status_of_run == 0) status_of_run = code;
+  }
+  if (g_signal && status_of_run == 0) status_of_run = 128 + g_signal;
+  return status_of_run;
+}
+
+}  // namespace gb
