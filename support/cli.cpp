@@ -64,6 +64,8 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.size_class = v[0] - '0';
     } else if (take_value(a, "--max_cpu_load", &v)) {
       o.max_cpu_load = parse_number("--max_cpu_load", v, 0, 1e6);
+    } else if (take_value(a, "--max_host_busy", &v)) {
+      o.max_host_busy = parse_number("--max_host_busy", v, 0, 1);
     } else if (take_value(a, "--tolerance_scale", &v)) {
       o.tolerance_scale = parse_number("--tolerance_scale", v, 1e-6, 1e6);
     } else if (take_value(a, "--min_sample_ms", &v)) {
@@ -126,7 +128,10 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           (default: the first GPU; with none, the first device)
   --size=1..4             problem-size class (default: 1 on a CPU, 3 on a GPU)
   --max_cpu_load=F        warn when the 1-minute load average exceeds F (default: number of cores)
-  --strict_env            refuse to run (exit 3) when the load is above --max_cpu_load
+  --strict_env            refuse to run (exit 3) when the load is above --max_cpu_load or other
+                          processes are busy before the run; fail a benchmark measured while busy
+  --max_host_busy=F       the share of all CPU time other processes may use while a benchmark
+                          samples (default 0.25); above it: a warning, or with --strict_env a failure
   --tolerance_scale=F     multiply every verification margin by F (default 1)
   --min_sample_ms=F       shortest timed sample (a batch of units), also at least 1000x the
                           device timer (default 5)

@@ -23,6 +23,7 @@ struct CliOptions {
   std::string device_index;         // -N
   std::optional<int> size_class;    // --size=1..4
   std::optional<double> max_cpu_load;
+  double max_host_busy = 0.25;      // --max_host_busy: share of CPU time other processes may use
   double tolerance_scale = 1.0;
   double min_sample_ms = 5.0;
   double warmup_s = 3.0;

@@ -101,6 +101,23 @@ RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print) {
   return r;
 }
 
+double probe_flop_per_second(size_t groups, int samples) {
+  auto& s = session();
+  cl::Kernel kernel = s.kernel(clock_ramp_program(), "clock_ramp");
+  const size_t local = std::min<size_t>(256, s.kernel_work_group_size(kernel));
+  cl::Buffer out = make_buffer(groups * local * sizeof(float));
+  GB_CL(kernel.setArg(0, out));
+  GB_CL(kernel.setArg(1, 0.999f));
+  GB_CL(kernel.setArg(2, 0.001f));
+  double best = 0;
+  for (int k = 0; k < samples; ++k) {
+    const double dt =
+        run_batch([&](Batch& b) { b.launch(kernel, cl::NDRange(groups * local), cl::NDRange(local)); }, 1).device_seconds;
+    if (dt > 0) best = std::max(best, kFlopsPerItem * groups * local / dt);
+  }
+  return best;
+}
+
 std::string ramp_timeline_json(const RampResult& r) {
   std::ostringstream s;
   s << "[";

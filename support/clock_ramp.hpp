@@ -37,6 +37,9 @@ std::optional<size_t> steady_index(const std::vector<double>& rates, double tole
 // --clock_ramp diagnostic). With print, every sample is printed as it is taken.
 RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print);
 ProgramKey clock_ramp_program();  // the warm-up's (first in the programs built ahead)
+// The same workload at `groups` work groups, `samples` times: the highest rate (FLOP/s), the
+// short probe of the device's state between benchmarks (support/environment).
+double probe_flop_per_second(size_t groups, int samples);
 
 // [[t, flop/s], ...] for the JSON context.
 std::string ramp_timeline_json(const RampResult& r);

@@ -42,7 +42,7 @@ static bool ends_with(const std::string& s, const std::string& tail) {
 
 std::string format_counter(const std::string& key, double value, bool is_rate) {
   char buf[64];
-  if (key == "noise") {  // a fraction: the relative interquartile range
+  if (key == "noise" || key == "host_busy") {  // fractions: the relative IQR; others' CPU share
     std::snprintf(buf, sizeof buf, "%.3g%%", 100 * value);
     return buf;
   }
@@ -50,11 +50,12 @@ std::string format_counter(const std::string& key, double value, bool is_rate) {
     std::snprintf(buf, sizeof buf, "%.2g", value);
     return buf;
   }
-  if (key == "batch" || key == "samples" || key == "converged" || key == "passes" || key == "work_group") {
+  if (key == "batch" || key == "samples" || key == "converged" || key == "passes" || key == "work_group" ||
+      key == "involuntary_switches") {
     std::snprintf(buf, sizeof buf, "%.0f", value);
     return buf;
   }
-  if (key == "copy_fraction" || key == "host_over_device") {  // ratios
+  if (key == "copy_fraction" || key == "host_over_device" || key == "device_clock_ratio") {  // ratios
     std::snprintf(buf, sizeof buf, "%.3g", value);
     return buf;
   }
@@ -65,7 +66,7 @@ std::string format_counter(const std::string& key, double value, bool is_rate) {
     if (what == "flop") what = "FLOP";
     return with_unit(si(value), what + "/s");
   }
-  if (key.rfind("bytes", 0) == 0) return with_unit(si(value), "B");
+  if (key.rfind("bytes", 0) == 0 || ends_with(key, "_bytes")) return with_unit(si(value), "B");
   return si(value);
 }
 

@@ -21,6 +21,7 @@
 #include "copy_bandwidth.hpp"
 #include "cpu_load.hpp"
 #include "devices.hpp"
+#include "environment.hpp"
 #include "multi_device.hpp"
 #include "interrupt.hpp"
 #include "options.hpp"
@@ -93,6 +94,21 @@ benchmark::BenchmarkReporter::Run hung_run(const gb::Hang& hang) {
 
 // Returns an exit code, or -1 to go on.
 int check_cpu_load(const gb::CliOptions& cli) {
+  auto& policy = gb::environment_policy();
+  policy.strict = cli.strict_env;
+  policy.max_host_busy = cli.max_host_busy;
+  // Other processes' share of the CPU over a quarter second, beside the 1-minute load average.
+  const auto before = gb::host_snapshot();
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  const auto busy = gb::others_busy(before, gb::host_snapshot());
+  if (busy) {
+    benchmark::AddCustomContext("host_busy_at_start", std::to_string(*busy));
+    if (*busy > policy.max_host_busy) {
+      std::fprintf(stderr, "%s: other processes use %.0f%% of the host's CPU time (--max_host_busy %.2f): results may be skewed\n",
+                   cli.strict_env ? "error" : "warning", 100 * *busy, policy.max_host_busy);
+      if (cli.strict_env) return gb::kExitEnvironment;
+    }
+  }
   auto load = gb::read_loadavg();
   if (!load) return -1;
   benchmark::AddCustomContext("cpu_load", std::to_string(*load));
@@ -212,6 +228,14 @@ int run(int argc, char** argv) {
   bool file_written = false;
   auto end_of_run_context = [&] {
     file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
+    // The environment's warnings (support/environment): benchmarks measured while the host was
+    // busy or after which the device probe ran slow, and how often an idle device was warmed again.
+    std::vector<std::pair<std::string, std::string>> busy, slow;
+    for (const auto& name : gb::busy_host_benchmarks()) busy.emplace_back(name, "host busy");
+    for (const auto& name : gb::slow_device_benchmarks()) slow.emplace_back(name, "device below its steady rate");
+    file_context.emplace_back("host_busy_benchmarks", skipped_json(busy));
+    file_context.emplace_back("slow_device_benchmarks", skipped_json(slow));
+    file_context.emplace_back("device_rewarms", std::to_string(gb::rewarm_count()));
     const auto programs = gb::session().program_counts();
     file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +
                                               ",\"built_on_demand\":" + std::to_string(programs.built_on_demand) +
@@ -298,6 +322,12 @@ int run(int argc, char** argv) {
     file_context.emplace_back("clock_ramp_timeline", gb::ramp_timeline_json(r));
     if (!r.steady_from)
       std::fprintf(stderr, "warning: device throughput not steady after %.1f s of warm-up\n", last);
+    // The probe between benchmarks: a tenth of the sized workload (about 2 ms), its rate now the
+    // reference (support/environment).
+    if (r.steady_from) {
+      const size_t groups = std::max<size_t>(1, r.samples[r.sized_from].work_groups / 10);
+      gb::set_device_probe(groups, gb::probe_flop_per_second(groups, 5));
+    }
   }
 
   if (!listing) {

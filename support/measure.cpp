@@ -17,6 +17,7 @@
 #include "sample_stats.hpp"
 #include "buffers.hpp"
 #include "copy_bandwidth.hpp"
+#include "environment.hpp"
 #include "session.hpp"
 
 namespace gb {
@@ -186,6 +187,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
       on = false;
     }
   } pause;
+  EnvironmentWatch environment;  // warms an idle device again; watches the host while it samples
   const auto calibration_start = clock::now();
   if (!record.poisoned) {
     for (const auto& fill : m.poison_) fill();
@@ -201,6 +203,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
     state.SetIterationTime(run.stats.median);
   }
   const SampleStats& stats = run.stats;
+  const auto environment_counters = environment.finish(name);
 
   pause.release();
   const auto check_start = clock::now();
@@ -226,6 +229,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
   kinds.primary = !m.primary_.empty() ? m.primary_ : kinds.metrics.empty() ? "real_time" : kinds.metrics.front();
   if (m.copy_fraction_) kinds.metrics.push_back("copy_fraction");
   metric_kinds_by_name()[name] = kinds;
+  for (const auto& [key, value] : environment_counters) state.counters[key] = value;
   state.counters["batch"] = batch;
   state.counters["samples"] = static_cast<double>(stats.n);
   state.counters["noise"] = std::isfinite(stats.noise) ? stats.noise : 1.0;

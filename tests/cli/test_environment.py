@@ -1,0 +1,72 @@
+# test_environment.py: the environment during a run (issue 15): counters of the host's state per
+# benchmark; a host kept busy by other processes is a warning in the JSON and on stderr, and
+# --strict_env refuses to start on it (exit 3).
+"""Run with: GPU_BENCH=build/gpu_bench /usr/bin/python3 -m unittest -v test_environment"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from cli_support import require_device, run, strict_load
+
+QUICK = ["--size=1", "--warmup_s=0.1", "--min_sample_ms=1", "--max_time=0.3", "--progress=0"]
+ONE = "--benchmark_filter=^L0/ConstantMemory/read/access:uniform/"
+
+
+class Environment(unittest.TestCase):
+    def setUp(self):
+        require_device()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.out = os.path.join(self.tmp.name, "run.json")
+
+    def busy_host(self):
+        """Every core kept busy by another process until the test ends."""
+        loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+
+        def stop():
+            for p in loops:
+                p.kill()
+                p.wait()
+        self.addCleanup(stop)
+        time.sleep(0.5)
+
+    def test_every_benchmark_reports_the_host_it_ran_on(self):
+        p = run(ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(self.out)
+        b = data["benchmarks"][0]
+        for key in ("host_busy", "mem_available_bytes", "involuntary_switches"):
+            self.assertIn(key, b)
+        self.assertTrue(0 <= b["host_busy"] <= 1)
+        self.assertGreater(b["mem_available_bytes"], 0)
+        self.assertNotIn("host_busy", b.get("metrics", []))  # a condition, not a metric to gate
+        for key in ("host_busy_at_start", "host_busy_benchmarks", "slow_device_benchmarks", "device_rewarms"):
+            self.assertIn(key, data["context"])
+
+    def test_a_busy_host_is_a_warning(self):
+        self.busy_host()
+        p = run(ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("warning: other processes use", p.stderr)
+        data = strict_load(self.out)
+        self.assertGreater(data["benchmarks"][0]["host_busy"], 0.25)
+        self.assertIn("L0/ConstantMemory/read/access:uniform", data["context"]["host_busy_benchmarks"])
+
+    def test_strict_env_refuses_a_busy_host(self):
+        self.busy_host()
+        p = run("--strict_env", ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("error: other processes use", p.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_max_host_busy_is_validated(self):
+        for bad in ("-0.1", "1.5", "x", ""):
+            p = run("--max_host_busy=" + bad, ONE, *QUICK)
+            self.assertEqual(p.returncode, 2, (bad, p.stderr))
+
+
+if __name__ == "__main__":
+    unittest.main()
