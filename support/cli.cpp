@@ -145,8 +145,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)
   --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
-                          time (default: a quarter of the cores, at most 4, on a GPU; 0 on a CPU
-                          device, which the compiler would slow); never while a benchmark samples
+                          time (default: 1 on a GPU; 0 on a CPU device, which the compiler would
+                          slow); never while a benchmark samples
   --build_head_start=S    before the first benchmark, wait at most S seconds for the programs
                           built ahead (default 5; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)

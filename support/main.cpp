@@ -66,13 +66,14 @@ std::string skipped_json(const std::vector<std::pair<std::string, std::string>>&
   return json + "]";
 }
 
-// On a CPU device the compiler would compete with the kernels being measured. NVIDIA's driver
-// builds about 1.5 programs at a time however many threads ask (docs/PERFORMANCE.md), and a
-// benchmark about to sample waits for the builds in flight: a few threads, not every core.
+// On a CPU device the compiler would compete with the kernels being measured. On a GPU one
+// thread: NVIDIA's driver builds about 1.5 programs at a time however many threads ask, and a
+// benchmark about to sample waits for every build in flight, so more threads lengthen each wait
+// (the full run took 315 s with 4, 284 s with 2, 260 s with 1: docs/PERFORMANCE.md, run 36).
 unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
   if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
   if (!info.is_gpu()) return 0;
-  return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u);
+  return 1;
 }
 
 // The entry of a benchmark whose kernel hung, as Google Benchmark would report an error in it.
@@ -159,6 +160,23 @@ int run(int argc, char** argv) {
     return gb::kExitUsage;
   }
 
+  if (gb::is_multi_device(cli.device) && !cli.list_devices) {
+    const auto devices = gb::device_infos_from_child();
+    if (devices.empty()) {
+      std::fprintf(stderr, "gpu_bench: error: no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n");
+      return gb::kExitNoDevice;
+    }
+    std::vector<size_t> selected;
+    try {
+      if (!cli.device_index.empty()) throw std::invalid_argument("-N cannot be combined with --device=" + cli.device);
+      selected = gb::select_devices(devices, cli.device);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpu_bench: error: %s (gpu_bench --list_devices shows them)\n", e.what());
+      return gb::kExitUsage;
+    }
+    return gb::run_on_each_device("/proc/self/exe", args, devices, selected, cli.benchmark_out);
+  }
+
   auto entries = gb::enumerate_devices();
   auto infos = infos_of(entries);
   if (cli.list_devices_json) {
@@ -173,17 +191,6 @@ int run(int argc, char** argv) {
   if (infos.empty()) {
     std::fprintf(stderr, "gpu_bench: error: no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n");
     return gb::kExitNoDevice;
-  }
-  if (gb::is_multi_device(cli.device)) {
-    std::vector<size_t> selected;
-    try {
-      if (!cli.device_index.empty()) throw std::invalid_argument("-N cannot be combined with --device=" + cli.device);
-      selected = gb::select_devices(infos, cli.device);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gpu_bench: error: %s\n%s", e.what(), gb::device_table(infos).c_str());
-      return gb::kExitUsage;
-    }
-    return gb::run_on_each_device("/proc/self/exe", args, infos, selected, cli.benchmark_out);
   }
   gb::DeviceChoice choice;
   try {

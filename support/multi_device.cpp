@@ -18,6 +18,65 @@ bool is_multi_device(const std::string& device_flag) {
   return device_flag == "all" || device_flag.find(',') != std::string::npos;
 }
 
+std::vector<DeviceInfo> device_infos_from_child() {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    std::string text;
+    try {
+      for (const auto& e : enumerate_devices()) {
+        const auto& d = e.info;
+        for (const std::string* f : {&d.platform, &d.name, &d.vendor, &d.opencl_version, &d.type}) text += *f + '\x1f';
+        text += '\n';
+      }
+    } catch (const std::exception&) {
+    }
+    for (size_t at = 0; at < text.size();) {
+      const ssize_t n = write(pipe_fds[1], text.data() + at, text.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(pipe_fds[0]);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  std::vector<DeviceInfo> devices;
+  for (size_t line = 0; line < text.size();) {
+    const size_t end = text.find('\n', line);
+    std::vector<std::string> fields;
+    for (size_t at = line; at < end;) {
+      const size_t sep = text.find('\x1f', at);
+      fields.push_back(text.substr(at, sep - at));
+      at = sep + 1;
+    }
+    if (fields.size() == 5) {
+      DeviceInfo d;
+      d.platform = fields[0];
+      d.name = fields[1];
+      d.vendor = fields[2];
+      d.opencl_version = fields[3];
+      d.type = fields[4];
+      devices.push_back(d);
+    }
+    line = end + 1;
+  }
+  return devices;
+}
+
 std::vector<size_t> select_devices(const std::vector<DeviceInfo>& devices, const std::string& device_flag) {
   std::vector<size_t> chosen;
   auto add = [&](size_t k) {

@@ -12,6 +12,11 @@ namespace gb {
 // Whether --device asks for several devices ("all", or a comma-separated list).
 bool is_multi_device(const std::string& device_flag);
 
+// The devices, as enumerate_devices() lists them (the fields that name and match a device), read
+// in a forked child: this process never loads an OpenCL driver, which could keep a GPU in an
+// exclusive compute mode from the children that run on it.
+std::vector<DeviceInfo> device_infos_from_child();
+
 // The 0-based positions in `devices` that "all" or "SPEC,SPEC,..." selects, in list order, each
 // once. Throws std::invalid_argument or std::out_of_range (one line) for a spec that selects none.
 std::vector<size_t> select_devices(const std::vector<DeviceInfo>& devices, const std::string& device_flag);
