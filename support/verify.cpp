@@ -13,6 +13,16 @@ static int g_failures = 0;
 
 double scaled_margin(double margin) { return margin * options().tolerance_scale; }
 
+double gamma_n(double n, double u) {
+  const double nu = n * u;
+  return nu < 1 ? nu / (1 - nu) : INFINITY;
+}
+
+double sum_error_bound(double depth, double sum_abs, double u, double quantum) {
+  if (quantum > 0 && sum_abs <= quantum / u) return 0;
+  return gamma_n(depth, u) * sum_abs;
+}
+
 Check worst(const std::vector<Check>& checks) {
   Check w;
   double worst_ratio = -1;
