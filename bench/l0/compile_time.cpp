@@ -89,6 +89,7 @@ void run(benchmark::State& state, const Params& p) {
                           .max_batch(1)
                           .work(gb::Work().items(1))
                           .counter("source_bytes", static_cast<double>(source.size()))
+                          .no_poison("the check runs the last build's kernel into a buffer it poisons (see verify)")
                           .check([&] { return verify(fx, p); });
   if (p.long_program) m.counter("functions", 10.0 * p.tens());
   gb::measure(state, m);

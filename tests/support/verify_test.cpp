@@ -80,6 +80,7 @@ TEST(RandomVector, DeterministicInRangeAndNotConstant) {
 // ---- element-wise checks and error bounds (issue #14) -----------------------------------------
 #include <numeric>
 
+#include "measure.hpp"
 #include "reference/global_bandwidth.hpp"
 
 namespace {
@@ -255,6 +256,17 @@ TEST(FewerPassesScaled, FailTheRotatedPassesReference) {
   std::vector<float> old_scaled(one_pass.begin(), one_pass.end());
   for (float& s : old_scaled) s *= passes;
   EXPECT_TRUE(gb::check_bounded(old_scaled, old_want, 0.0, "old reference").passed());
+}
+
+// Class 6 of issue #14: a measurement with a check must name its poison or why it has none.
+TEST(Poison, IsStructural) {
+  const gb::Unit unit = [](gb::Batch&) {};
+  const auto check = [] { return gb::Check{}; };
+  EXPECT_FALSE(gb::Measurement::device(unit).check(check).missing_poison().empty());
+  EXPECT_FALSE(gb::Measurement::timed([](int) { return gb::Sample{}; }).check(check).missing_poison().empty());
+  EXPECT_TRUE(gb::Measurement::device(unit).check(check).poison([] {}).missing_poison().empty());
+  EXPECT_TRUE(gb::Measurement::device(unit).check(check).no_poison("its own launch").missing_poison().empty());
+  EXPECT_TRUE(gb::Measurement::device(unit).missing_poison().empty());  // nothing checked
 }
 
 }  // namespace
