@@ -48,6 +48,8 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.list_devices = o.list_devices_json = true;
     } else if (a == "--clock_ramp") {
       o.clock_ramp = true;
+    } else if (a == "--list_paths") {
+      o.list_paths = true;
     } else if (a == "--all_sweeps") {
       o.all_sweeps = true;
     } else if (a == "--strict_env") {
@@ -142,6 +144,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           built ahead (default 5; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
+  --list_paths            print, as JSON, the code paths each case's kernels take at each size
+                          class (on this device and a model GPU), then exit
 
 Exit codes: 0 ok; 1 a benchmark failed verification or hit an OpenCL error; 2 usage error;
 3 environment refused (--strict_env); 4 no usable OpenCL device; 128+N stopped by signal N
