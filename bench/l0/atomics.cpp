@@ -124,7 +124,10 @@ cl_bitfield float_atomic_caps() {
   return caps;
 }
 
+gb::PathSet code_paths(int, size_t) { return {"global and local atomics, from one address to one per work item"}; }
+
 void register_atomics() {
+  gb::declare_paths("L0/Atomics", code_paths);
   auto& s = gb::session();
   const int size = s.size_class();
   const cl_bitfield caps = float_atomic_caps();

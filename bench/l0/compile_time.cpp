@@ -96,7 +96,10 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+gb::PathSet code_paths(int, size_t) { return {"builds: the checked kernel runs once"}; }
+
 void register_compile_time() {
+  gb::declare_paths("L0/CompileTime", code_paths);
   const int size = gb::session().size_class();
   for (bool long_program : {false, true})
     for (bool cold : {true, false}) {

@@ -217,7 +217,10 @@ bool out_of_order_supported() {
   return (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
+gb::PathSet code_paths(int, size_t) { return {"host-side launches: no kernel loop or tail"}; }
+
 void register_enqueue() {
+  gb::declare_paths("L0/Enqueue", code_paths);
   const int size = gb::session().size_class();
   const bool ooo = out_of_order_supported();
   std::vector<Params> all;

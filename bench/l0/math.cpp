@@ -165,8 +165,15 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths{"full, native_ and half_ forms, strict and relaxed"};
+  gb::path_if(paths, kIters[size_class - 1] >= 2, "chains of 2+ calls");
+  return paths;
+}
+
 void register_math() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L0/Math", code_paths);
   for (const Function& fn : kFunctions)
     for (Form form : {Form::full, Form::native, Form::half})
       for (bool relaxed : {false, true})

@@ -198,8 +198,16 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 // Work groups: every power of two from 32 (and the driver's choice); at size 1 (CI on PoCL) two.
+// One cell per work item: walls, lid and interior in every cavity; the channel's periodic sides.
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths{"channel: periodic sides, bounce-back walls, forcing"};
+  for (int q : {9, 19}) gb::path_if(paths, cavity(q, size_class).nx > 2, "cavity: walls, lid and interior cells");
+  return paths;
+}
+
 void register_lattice_boltzmann() {
   auto& s = gb::session();
+  gb::declare_paths("L2/LatticeBoltzmann", code_paths);
   const int size = s.size_class();
   // The device's limits here; a kernel's own, lower limit skips its variants when they run.
   const size_t max_wg = s.info().max_work_group_size;

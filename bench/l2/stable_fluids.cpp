@@ -195,7 +195,16 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 // Work groups of 256 in every shape at least 16 wide (and the driver's choice); two at size 1.
+// One cell per work item on a periodic grid: wrap-around neighbours and interior cells everywhere.
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths{"periodic neighbours across the edges"};
+  gb::path_if(paths, grid_edge(size_class) > 2, "interior cells");
+  gb::path_if(paths, kJacobi >= 2, "2+ Jacobi iterations (ping-pong)");
+  return paths;
+}
+
 void register_stable_fluids() {
+  gb::declare_paths("L2/StableFluids", code_paths);
   auto& s = gb::session();
   const int size = s.size_class();
   const auto& d = s.info();
