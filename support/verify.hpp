@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "buffers.hpp"
@@ -21,6 +22,8 @@ struct Check {
   double error = 0;   // relative L2 error, or the fraction of mismatches for exact checks
   double margin = 0;  // already scaled by --tolerance_scale
   std::string what;   // what was compared, for the message
+  // worst(): every check combined, in order (error, margin), so that each margin is reported.
+  std::vector<std::pair<double, double>> parts{};
   bool passed() const { return error <= margin; }  // false for NaN
 };
 
@@ -165,10 +168,13 @@ Check check_bounded(const Got& got, const Want& want, const Bound& bound, const 
   return {all.worst_ratio * relative * scale, relative * scale, described};
 }
 
-// Combines checks of several outputs: the worst ratio of error to margin decides.
+// Combines checks of several outputs: the worst ratio of error to margin decides; every check's
+// error and margin are kept in `parts`.
 Check worst(const std::vector<Check>& checks);
 
-// Puts rel_error/margin in the counters; on failure marks the benchmark as an error.
+// Puts rel_error/margin in the counters (the deciding check's), and for a combination of checks
+// rel_error_<k>/margin_<k> of each, k from 1 in the case's order, so that every margin shows in the
+// JSON (tests/cases/margins.py holds each to its bound); on failure marks the benchmark as an error.
 void report_check(benchmark::State& state, const Check& check);
 
 // Failures seen in this process (verification or OpenCL errors); main's exit code reads them.

@@ -49,6 +49,12 @@ TEST(Worst, PicksHighestErrorToMarginRatio) {
   EXPECT_EQ(gb::worst({a, b, c}).what, "b");
   gb::Check bad{1, 0, "exact"};
   EXPECT_EQ(gb::worst({a, bad}).what, "exact");
+  // Every check's error and margin are kept, nested combinations flattened, in order.
+  const auto all = gb::worst({a, gb::worst({b, c})});
+  ASSERT_EQ(all.parts.size(), 3u);
+  EXPECT_EQ(all.parts[0].second, 1e-5);
+  EXPECT_EQ(all.parts[1].second, 1e-3);
+  EXPECT_EQ(all.parts[2].second, 0);
 }
 
 }  // namespace
