@@ -168,6 +168,16 @@ Check check_bounded(const Got& got, const Want& want, const Bound& bound, const 
   return {all.worst_ratio * relative * scale, relative * scale, described};
 }
 
+// Element-wise, every element within margin x the largest |want_i| (reported margin: `margin`):
+// for outputs whose error grows with the field's scale rather than the element's own (a
+// simulation's state after a few steps), where a relative L2 error would hide a wrong element.
+template <typename Got, typename Want>
+Check check_max_relative(const Got& got, const Want& want, double margin, const std::string& what) {
+  double scale = 0;
+  for (size_t i = 0; i < want.size(); ++i) scale = std::max(scale, std::abs(static_cast<double>(want[i])));
+  return check_bounded(got, want, margin * (scale > 0 ? scale : 1.0), what);
+}
+
 // Combines checks of several outputs: the worst ratio of error to margin decides; every check's
 // error and margin are kept in `parts`.
 Check worst(const std::vector<Check>& checks);

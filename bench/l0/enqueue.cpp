@@ -106,7 +106,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
     std::vector<float> out(kStages * p.stage_items());
     GB_CL(fx.queue.enqueueReadBuffer(fx.out, CL_TRUE, 0, out.size() * sizeof(float), out.data()));
     // The device may contract x * 0.75 + 0.5 into one fma.
-    checks.push_back(gb::check_relative(out, ref::enqueue_stage_outputs(kStages, p.stage_items(), kStageSteps),
+    checks.push_back(gb::check_max_relative(out, ref::enqueue_stage_outputs(kStages, p.stage_items(), kStageSteps),
                                         1e-6, "stage outputs"));
   }
   return gb::worst(checks);
