@@ -28,6 +28,14 @@ std::vector<double> gemm_full(const MatrixRef<T>& a, const MatrixRef<T>& b) {
   return c;
 }
 
+template <typename T>
+std::vector<double> gemm_full_abs(const MatrixRef<T>& a, const MatrixRef<T>& b) {
+  std::vector<double> c(a.rows * b.cols);
+  Eigen::Map<RowMajor<double>> out(c.data(), a.rows, b.cols);
+  out.noalias() = view(a).template cast<double>().cwiseAbs() * view(b).template cast<double>().cwiseAbs();
+  return c;
+}
+
 // Rows (and entries) are independent: split over the host's cores, each value computed as before.
 template <typename T>
 std::vector<double> matvec(const MatrixRef<T>& m, const std::vector<double>& x) {
@@ -69,6 +77,8 @@ std::vector<Entry> sample_entries(size_t rows, size_t cols, size_t count, uint64
 
 template std::vector<double> gemm_full(const MatrixRef<float>&, const MatrixRef<float>&);
 template std::vector<double> gemm_full(const MatrixRef<double>&, const MatrixRef<double>&);
+template std::vector<double> gemm_full_abs(const MatrixRef<float>&, const MatrixRef<float>&);
+template std::vector<double> gemm_full_abs(const MatrixRef<double>&, const MatrixRef<double>&);
 template std::vector<double> matvec(const MatrixRef<float>&, const std::vector<double>&);
 template std::vector<double> matvec(const MatrixRef<double>&, const std::vector<double>&);
 template void gemm_entries(const MatrixRef<float>&, const MatrixRef<float>&,

@@ -18,6 +18,11 @@ struct MatrixRef {
 template <typename T>
 std::vector<double> gemm_full(const MatrixRef<T>& a, const MatrixRef<T>& b);
 
+// |A| |B| (element-wise magnitudes), dense: each entry's sum_k |a_ik| |b_kj|, the scale of its
+// rounding error.
+template <typename T>
+std::vector<double> gemm_full_abs(const MatrixRef<T>& a, const MatrixRef<T>& b);
+
 // M x, accumulated in double row by row (no copy of M is made, so it suits large matrices).
 // Freivalds' check compares C x with A (B x): two matrix-vector products instead of a GEMM.
 template <typename T>

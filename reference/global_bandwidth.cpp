@@ -71,6 +71,15 @@ std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_
   return sums;
 }
 
+std::vector<double> bandwidth_read_sums_persistent(const std::vector<float>& in, size_t width, size_t work_items,
+                                                   size_t group, unsigned passes) {
+  const std::vector<double> lane = bandwidth_read_sums_grid(in, width, work_items);
+  std::vector<double> sums(work_items, 0.0);
+  for (size_t g = 0; g < work_items; ++g)
+    for (unsigned p = 0; p < passes; ++p) sums[g] += lane[(g + p * group) % work_items];
+  return sums;
+}
+
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width) {
   std::vector<float> out = filled_vector<float>(floats);
   const size_t elements = (floats + width - 1) / width;

@@ -19,6 +19,11 @@ struct BandwidthLayout {
 std::vector<double> bandwidth_read_sums(const std::vector<float>& in, const BandwidthLayout& l);
 // The persistent read: work item g sums elements g, g + work_items, ... (width floats each).
 std::vector<double> bandwidth_read_sums_grid(const std::vector<float>& in, size_t width, size_t work_items);
+// The persistent read over `passes`: in pass p, work item g walks the lane of work item
+// (g + p * group) % work_items (the work groups rotate by one per pass, so every pass adds
+// different elements to a work item's sum and fewer passes, scaled, cannot match).
+std::vector<double> bandwidth_read_sums_persistent(const std::vector<float>& in, size_t width, size_t work_items,
+                                                   size_t group, unsigned passes);
 // What global_bandwidth_write stores: scrambled(element index) + lane, in float, as the kernel.
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width);
 // a = b + scalar * c

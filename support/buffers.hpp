@@ -118,4 +118,23 @@ std::vector<T> random_vector(size_t n, uint64_t seed, double lo = -1.0, double h
   return v;
 }
 
+// Random multiples of `quantum` (a power of two): k * quantum for integers k in [lo, hi], with the
+// same generator as random_vector. Sums of them are exact in floating point while the sum of
+// their magnitudes stays within 2^digits quanta (verify.hpp's sum_error_bound), so that a check
+// can demand the exact sum, and a dropped, repeated or extra element cannot hide in rounding.
+template <typename T>
+std::vector<T> random_multiples(size_t n, uint64_t seed, int64_t lo, int64_t hi, double quantum) {
+  std::vector<T> v = fresh_vector<T>(n);
+  const uint64_t key = splitmix64(seed * 0x2545f4914f6cdd1dull + 1);
+  const double span = static_cast<double>(hi - lo + 1);
+  parallel_for(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint64_t r = splitmix64(key ^ (i * 0x9e3779b97f4a7c15ull));
+      const int64_t k = lo + static_cast<int64_t>(static_cast<double>(r >> 11) * 0x1p-53 * span);
+      v[i] = static_cast<T>(static_cast<double>(k) * quantum);
+    }
+  });
+  return v;
+}
+
 }  // namespace gb

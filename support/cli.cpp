@@ -48,6 +48,8 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.list_devices = o.list_devices_json = true;
     } else if (a == "--clock_ramp") {
       o.clock_ramp = true;
+    } else if (a == "--list_paths") {
+      o.list_paths = true;
     } else if (a == "--all_sweeps") {
       o.all_sweeps = true;
     } else if (a == "--strict_env") {
@@ -154,6 +156,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --kernel_timeout=S      a wait on the device longer than S seconds (a hung or runaway kernel)
                           ends the run: the benchmark is an error in the output file beside the
                           finished ones, and the exit code is 5 (default 300; 0: no limit)
+  --list_paths            print, as JSON, the code paths each case's kernels take at each size
+                          class (on this device and a model GPU), then exit
 
 Exit codes: 0 ok; 1 a benchmark failed verification or hit an OpenCL error; 2 usage error;
 3 environment refused (--strict_env); 4 no usable OpenCL device; 5 a kernel did not finish

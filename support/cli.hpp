@@ -18,6 +18,7 @@ struct CliOptions {
   bool list_devices = false;
   bool list_devices_json = false;   // --list_devices=json
   bool clock_ramp = false;
+  bool list_paths = false;          // --list_paths: each case's code paths per size class, as JSON
   bool strict_env = false;
   std::string device;               // --device=SPEC
   std::string device_index;         // -N

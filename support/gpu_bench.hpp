@@ -6,6 +6,7 @@
 #include "buffers.hpp"
 #include "cl.hpp"
 #include "cl_error.hpp"
+#include "code_paths.hpp"
 #include "fixture_cache.hpp"
 #include "measure.hpp"
 #include "options.hpp"

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "code_paths.hpp"
 #include "clock_ramp.hpp"
 #include "console_reporter.hpp"
 #include "context.hpp"
@@ -296,6 +297,10 @@ int run(int argc, char** argv) {
   const std::string filter = benchmark::GetBenchmarkFilter();
   const bool explicit_filter = !(filter.empty() || filter == "." || filter == "all");
   const size_t left_out = gb::register_all_cases(cli.all_sweeps || explicit_filter);
+  if (cli.list_paths) {
+    std::fputs(gb::code_paths_json(chosen.info.compute_units).c_str(), stdout);
+    return gb::failure_count() > 0 ? gb::kExitFailed : gb::kExitOk;
+  }
   if (left_out > 0)
     std::fprintf(stderr, "default set: %zu work-group sweep shapes not run (--all_sweeps or a --benchmark_filter runs them)\n", left_out);
   const int selected = gb::selected_benchmark_count();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <stdexcept>
 
 #include "interrupt.hpp"
 #include "options.hpp"
@@ -57,6 +58,12 @@ Measurement& Measurement::poison(const cl::Buffer& buffer, size_t bytes) {
 Measurement& Measurement::poison(std::function<void()> fill) {
   poison_.push_back(std::move(fill));
   return *this;
+}
+
+std::string Measurement::missing_poison() const {
+  if (!check_ || !poison_.empty() || !no_poison_.empty()) return "";
+  return "the measurement has a check but declares no poison (.poison(buffer, bytes), or .no_poison(\"why\") "
+         "where the check needs none)";
 }
 
 Measurement& Measurement::counter(const std::string& name, double value) {
@@ -169,6 +176,9 @@ const MetricKinds* metric_kinds(const std::string& benchmark_name) {
 
 Result measure(benchmark::State& state, const Measurement& m) {
   const std::string& name = current_benchmark_name();
+  // Poison is structural: a check with no poison would pass on an output a previous variant (or
+  // run) left correct in a shared buffer.
+  if (const std::string why = m.missing_poison(); !why.empty()) throw std::logic_error(why);
   Record& record = records()[name];
   const StopRule& rule = options().stop;
   using clock = std::chrono::steady_clock;

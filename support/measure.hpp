@@ -63,9 +63,16 @@ class Measurement {
 
   Measurement& work(const Work& w) { work_ = w; return *this; }
   // Filled with 0xFF bytes (NaN, -1) before the benchmark's first run, so an output the kernel
-  // never writes fails the check.
+  // never writes fails the check. Per benchmark: variants sharing an output buffer each poison it
+  // before their own first run. A Measurement with a check must name its poison or say, with
+  // no_poison, why it has none; otherwise the benchmark fails before it runs.
   Measurement& poison(const cl::Buffer& buffer, size_t bytes);
   Measurement& poison(std::function<void()> fill);
+  // Why the check needs no poison from the harness (it runs its own launch on outputs it resets,
+  // or poisons them itself).
+  Measurement& no_poison(const std::string& why) { no_poison_ = why; return *this; }
+  // Why measure() refuses this measurement: a check with neither poison nor no_poison ("" if none).
+  std::string missing_poison() const;
   // Run once per benchmark, after its first measurement and outside the timed region.
   Measurement& check(std::function<Check()> fn) { check_ = std::move(fn); return *this; }
   // A property of the configuration (passes, work-group size), reported as is.
@@ -87,6 +94,7 @@ class Measurement {
   bool device_clock_ = false;
   Work work_;
   std::vector<std::function<void()>> poison_;
+  std::string no_poison_;
   std::function<Check()> check_;
   std::vector<std::pair<std::string, double>> counters_, rates_;
   int max_batch_ = 1 << 20;

@@ -1,13 +1,17 @@
-// Verification of device output against a host reference: relative L2 error against a margin
-// (scaled by --tolerance_scale), or exact equality. A failure is loud: the benchmark becomes an
-// error in the JSON and gpu_bench exits non-zero.
+// Verification of device output against a host reference: element-wise within per-element error
+// bounds (check_bounded), exact equality, or relative L2 error against a margin (for outputs
+// whose error bound is normwise). Margins and bounds are scaled by --tolerance_scale. A failure is
+// loud: the benchmark becomes an error in the JSON and gpu_bench exits non-zero.
 #pragma once
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "buffers.hpp"
@@ -18,6 +22,8 @@ struct Check {
   double error = 0;   // relative L2 error, or the fraction of mismatches for exact checks
   double margin = 0;  // already scaled by --tolerance_scale
   std::string what;   // what was compared, for the message
+  // worst(): every check combined, in order (error, margin), so that each margin is reported.
+  std::vector<std::pair<double, double>> parts{};
   bool passed() const { return error <= margin; }  // false for NaN
 };
 
@@ -78,10 +84,107 @@ Check check_exact(const Got& got, const Want& want, const std::string& what) {
   return {got.empty() ? 0.0 : static_cast<double>(total) / got.size(), 0, what};
 }
 
-// Combines checks of several outputs: the worst ratio of error to margin decides.
+// ---- error bounds ------------------------------------------------------------------------------
+// Unit roundoff of T: 2^-24 for float, 2^-53 for double.
+template <typename T>
+constexpr double unit_roundoff() {
+  return std::numeric_limits<T>::epsilon() / 2;
+}
+
+// Higham's gamma_n = n u / (1 - n u): a floating-point sum in which every term goes through at
+// most n roundings (n additions, in any order or tree) is within gamma_n * sum |x_i| of the exact
+// sum. Infinity where n u >= 1 (no bound).
+double gamma_n(double n, double u);
+
+// The error bound of a floating-point sum: gamma_depth * sum_abs; 0 where every term is a
+// multiple of `quantum` (> 0) and sum_abs <= quantum / u, since every partial sum, in any order,
+// is then a multiple of quantum below 2^digits quanta: exactly representable, so the sum is exact.
+double sum_error_bound(double depth, double sum_abs, double u, double quantum = 0);
+
+// ---- element-wise checks --------------------------------------------------------------------------
+// Element-wise: passes when every |got_i - want_i| <= bound(i) (absolute, scaled by
+// --tolerance_scale; a bound of 0 demands equality) and got_i is finite, so one wrong element fails
+// however many others are right (a relative L2 error over n elements hides it). Reported on the
+// relative scale of the largest |want_i|: margin = max_i bound(i) / max_i |want_i|, error = that
+// times the worst element's share of its bound, so error <= margin exactly when every element is
+// within its bound. Where every bound is 0, error is the fraction of unequal elements, margin 0.
+// The worst element is named in `what`. Got and want: std::vector or HostSpan; bound: a
+// function of the index, or one number for every element.
+template <typename Got, typename Want, typename Bound>
+Check check_bounded(const Got& got, const Want& want, const Bound& bound, const std::string& what) {
+  if (got.size() != want.size()) return {INFINITY, scaled_margin(0), what + " (size mismatch)"};
+  auto bound_of = [&](size_t i) -> double {
+    if constexpr (std::is_arithmetic_v<Bound>)
+      return static_cast<double>(bound);
+    else
+      return static_cast<double>(bound(i));
+  };
+  const double scale = scaled_margin(1.0);
+  struct Block {
+    double worst_ratio = -1, max_bound = 0, max_want = 0;  // -1: no element yet
+    size_t worst = 0, unequal = 0;
+  };
+  const size_t n = got.size(), blocks = (n + kVerifyBlock - 1) / kVerifyBlock;
+  std::vector<Block> part(blocks);
+  parallel_blocks(blocks, [&](size_t blk) {
+    Block& b = part[blk];
+    for (size_t i = blk * kVerifyBlock, end = std::min(n, i + kVerifyBlock); i < end; ++i) {
+      const double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]), bi = bound_of(i);
+      const double diff = std::abs(g - w);
+      b.max_bound = std::max(b.max_bound, bi);
+      b.max_want = std::max(b.max_want, std::abs(w));
+      b.unequal += !(g == w);
+      const double ratio = !std::isfinite(g) ? INFINITY : diff == 0 ? 0 : bi > 0 ? diff / (bi * scale) : INFINITY;
+      if (ratio > b.worst_ratio) {
+        b.worst_ratio = ratio;
+        b.worst = i;
+      }
+    }
+  });
+  Block all;
+  for (const Block& b : part) {
+    if (b.worst_ratio > all.worst_ratio) {
+      all.worst_ratio = b.worst_ratio;
+      all.worst = b.worst;
+    }
+    all.max_bound = std::max(all.max_bound, b.max_bound);
+    all.max_want = std::max(all.max_want, b.max_want);
+    all.unequal += b.unequal;
+  }
+  all.worst_ratio = std::max(all.worst_ratio, 0.0);
+  std::string described = what;
+  if (n > 0) {
+    const size_t i = all.worst;
+    described += " (worst element " + std::to_string(i) + ": got " + std::to_string(static_cast<double>(got[i])) +
+                 ", want " + std::to_string(static_cast<double>(want[i])) + ", bound " +
+                 std::to_string(bound_of(i) * scale) + ")";
+  }
+  if (all.max_bound == 0) {  // exact everywhere
+    const double error = n == 0 ? 0.0 : static_cast<double>(all.unequal) / static_cast<double>(n);
+    return {error, 0, described};
+  }
+  const double relative = all.max_bound / (all.max_want > 0 ? all.max_want : 1.0);
+  // error <= margin  <=>  worst_ratio <= 1 (the ratio already includes --tolerance_scale).
+  return {all.worst_ratio * relative * scale, relative * scale, described};
+}
+
+// Element-wise, every element within margin x the largest |want_i| (reported margin: `margin`):
+// for outputs whose error grows with the field's scale rather than the element's own (a
+// simulation's state after a few steps), where a relative L2 error would hide a wrong element.
+template <typename Got, typename Want>
+Check check_max_relative(const Got& got, const Want& want, double margin, const std::string& what) {
+  double scale = 0;
+  for (size_t i = 0; i < want.size(); ++i) scale = std::max(scale, std::abs(static_cast<double>(want[i])));
+  return check_bounded(got, want, margin * (scale > 0 ? scale : 1.0), what);
+}
+
+// Combines checks of several outputs: the worst ratio of error to margin decides; every check's
+// error and margin are kept in `parts`.
 Check worst(const std::vector<Check>& checks);
 
-// Puts rel_error/margin in the counters; on failure marks the benchmark as an error.
+// Puts rel_error/margin in the counters (the deciding check's), and for a combination of checks
+// rel_error_<k>/margin_<k> of each, k from 1 in the case's order, so that every margin shows in the
+// JSON (tests/cases/margins.py holds each to its bound); on failure marks the benchmark as an error.
 void report_check(benchmark::State& state, const Check& check);
 
 // Failures seen in this process (verification or OpenCL errors); main's exit code reads them.

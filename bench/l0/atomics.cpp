@@ -106,9 +106,9 @@ gb::Check verify(Fixture& fx, const Params& p) {
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>("atomics" + p.key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(p.work_items()), cl::NDRange(kGroup)); };
-  // No poison: the check runs its own launch on counters it resets (see verify).
   gb::measure(state, gb::Measurement::device(unit)
                          .work(gb::Work().items(static_cast<double>(p.work_items()) * p.iters()))
+                         .no_poison("the check runs its own launch on counters it zeroes or poisons (see verify)")
                          .check([&] { return verify(fx, p); })
                          .counter("contention", static_cast<double>(p.contention))
                          .counter("addresses", static_cast<double>(p.addresses())));
@@ -124,7 +124,10 @@ cl_bitfield float_atomic_caps() {
   return caps;
 }
 
+gb::PathSet code_paths(int, size_t) { return {"global and local atomics, from one address to one per work item"}; }
+
 void register_atomics() {
+  gb::declare_paths("L0/Atomics", code_paths);
   auto& s = gb::session();
   const int size = s.size_class();
   const cl_bitfield caps = float_atomic_caps();

@@ -89,13 +89,17 @@ void run(benchmark::State& state, const Params& p) {
                           .max_batch(1)
                           .work(gb::Work().items(1))
                           .counter("source_bytes", static_cast<double>(source.size()))
+                          .no_poison("the check runs the last build's kernel into a buffer it poisons (see verify)")
                           .check([&] { return verify(fx, p); });
   if (p.long_program) m.counter("functions", 10.0 * p.tens());
   gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------
+gb::PathSet code_paths(int, size_t) { return {"builds: the checked kernel runs once"}; }
+
 void register_compile_time() {
+  gb::declare_paths("L0/CompileTime", code_paths);
   const int size = gb::session().size_class();
   for (bool long_program : {false, true})
     for (bool cold : {true, false}) {

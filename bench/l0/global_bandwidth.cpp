@@ -58,8 +58,14 @@ struct Params {
 // Bytes per buffer: 1 GiB at size 3 (the GPU default, far past a 60 MB L2), 2 GiB at size 4, never
 // above the allocation limit, and all buffers together within half the device memory. 2 GiB halves
 // what the last wave of work groups and the gaps between kernels cost; it stays at size 4 because
-// set-up at 2 GiB takes minutes per configuration.
-static const size_t by_class_bytes[] = {16u << 20, 128u << 20, size_t(1) << 30, size_t(2) << 30};
+// set-up at 2 GiB takes minutes per configuration. Size 1 is 65 x 256 KiB: every grid still
+// divides it (blocked reads need whole work groups), but its odd factor leaves the persistent
+// read's last sweep ragged (the remainder loads after the 4-load loop run, as on a GPU, whose
+// grid of 132 SMs never divides a power of two).
+static const size_t by_class_bytes[] = {65u << 18, 128u << 20, size_t(1) << 30, size_t(2) << 30};
+// Inputs are multiples of 1/128 in [-1, 1): every work item's read sum (at most 2^17 values here)
+// is exact in float in any order, so the sums are checked for equality, each on its own.
+constexpr double kInputQuantum = 1.0 / 128;
 size_t buffer_bytes(int size_class, Op op) {
   const auto& d = gb::session().info();
   size_t bytes = by_class_bytes[size_class - 1];
@@ -84,10 +90,10 @@ std::unique_ptr<Problem> make_problem(Op op, int size_class) {
   pb->bytes = buffer_bytes(size_class, op);
   pb->floats = pb->bytes / sizeof(float);
   if (op == Op::write) return pb;
-  pb->input_b = gb::random_vector<float>(pb->floats, 1 + static_cast<int>(op));
+  pb->input_b = gb::random_multiples<float>(pb->floats, 1 + static_cast<int>(op), -128, 127, kInputQuantum);
   pb->b = gb::upload(pb->input_b);
   if (op == Op::triad) {
-    pb->input_c = gb::random_vector<float>(pb->floats, 7);
+    pb->input_c = gb::random_multiples<float>(pb->floats, 7, -128, 127, kInputQuantum);
     pb->c = gb::upload(pb->input_c);
     pb->triad_reference = ref::stream_triad(pb->input_b, pb->input_c, kTriadScalar);
   }
@@ -152,19 +158,29 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 }
 
 // ---- verification against reference/global_bandwidth ----------------------------------------
+// A work item's read sum: `terms` inputs of magnitude below 1, each through at most `terms`
+// additions; exact while terms <= 2^24 quanta (every size here), so each sum must equal the reference.
+double read_sum_bound(size_t terms) {
+  const double t = static_cast<double>(terms);
+  return gb::sum_error_bound(t, t, gb::unit_roundoff<float>(), kInputQuantum);
+}
+
 gb::Check verify(const Fixture& fx, const Params& p) {
   const Problem& pb = *fx.problem;
   switch (p.op) {
     case Op::read: {
       auto sums = gb::download<float>(fx.a, fx.work_items);
       if (p.access == Access::persistent) {
-        auto expected = ref::bandwidth_read_sums_grid(pb.input_b, p.width, fx.work_items);
-        for (double& e : expected) e *= p.passes;
-        return gb::check_relative(sums, expected, 1e-5, "read sums");
+        const size_t elements = pb.floats / p.width;
+        const size_t terms = (elements + fx.work_items - 1) / fx.work_items * p.width * p.passes;
+        return gb::check_bounded(sums,
+                                 ref::bandwidth_read_sums_persistent(pb.input_b, p.width, fx.work_items, p.wg.x, p.passes),
+                                 read_sum_bound(terms), "read sums");
       }
       ref::BandwidthLayout layout{static_cast<size_t>(p.width), p.items(), fx.work_items,
                                   p.access == Access::strided, p.access == Access::blocked ? p.wg.x : 0};
-      return gb::check_relative(sums, ref::bandwidth_read_sums(pb.input_b, layout), 1e-5, "read sums");
+      return gb::check_bounded(sums, ref::bandwidth_read_sums(pb.input_b, layout), read_sum_bound(p.items() * p.width),
+                               "read sums");
     }
     case Op::write: {
       if (pb.write_pattern.first != p.width) {
@@ -175,9 +191,13 @@ gb::Check verify(const Fixture& fx, const Params& p) {
     }
     case Op::copy:
       return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.input_b, "copy");
-    case Op::triad:
-      // The device may contract b + s*c into one fma: a rounding apart from the reference.
-      return gb::check_relative(gb::read_back<float>(fx.a, pb.floats), pb.triad_reference, 1e-6, "triad");
+    case Op::triad: {
+      // Two roundings at most (b + s*c, or one fma), the reference's one: 3 u (|b| + |s c|) per element.
+      const double u = gb::unit_roundoff<float>();
+      return gb::check_bounded(gb::read_back<float>(fx.a, pb.floats), pb.triad_reference, [&](size_t i) {
+        return 3 * u * (std::abs(pb.input_b[i]) + std::abs(kTriadScalar * pb.input_c[i]));
+      }, "triad");
+    }
   }
   return {};
 }
@@ -200,6 +220,22 @@ void run(benchmark::State& state, const Params& p) {
                          .counter("buffer_bytes", static_cast<double>(pb.bytes)));
 }
 
+// ---- code paths ------------------------------------------------------------------------------
+// The persistent read's loops at a size class (the one-shot kernels have one path: every work
+// item its ITEMS loads).
+gb::PathSet code_paths(int size_class, size_t compute_units) {
+  gb::PathSet paths{"one-shot kernels: ITEMS loads per work item"};
+  const size_t floats = by_class_bytes[size_class - 1] / sizeof(float);
+  for (int width : {4, 16})
+    for (size_t groups : kPersistentGroupsPerUnit) {
+      const size_t elements = floats / width, stride = std::min(elements, compute_units * groups * kDefaultLocal);
+      gb::path_if(paths, elements >= 4 * stride, "persistent: 4-load loop");
+      gb::path_if(paths, elements % (4 * stride) != 0, "persistent: remainder loads after the 4-load loop");
+    }
+  for (unsigned passes : kPersistentPasses) gb::path_if(paths, passes > 1, "persistent: 2+ passes (groups rotate)");
+  return paths;
+}
+
 // ---- registration ----------------------------------------------------------------------------
 // One configuration, with the program its set-up builds.
 void add(const std::string& name, const Params& p) {
@@ -209,6 +245,7 @@ void add(const std::string& name, const Params& p) {
 
 void register_global_bandwidth() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L0/GlobalBandwidth", code_paths);
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
   for (Op op : {Op::read, Op::write, Op::copy, Op::triad}) {
     for (int width : kWidths)

@@ -86,11 +86,14 @@ gb::Check verify_sweep(const SweepFixture& fx, int k) {
     if (!std::isfinite(v)) return {INFINITY, gb::scaled_margin(1e-5), "fma chains (non-finite output)"};
   const auto lanes = gb::sample_indices(fx.floats, kSampledLanes);
   // mad rounds once (fused) or twice per step: the closer of the two host models counts.
+  // Each sampled lane on its own, within 1e-5 of its value (at least of 1e-5: a chain may pass 0).
   const auto sampled = gb::gather(got, lanes);
-  auto fused = gb::check_relative(sampled, ref::roofline_fma(fx.input, lanes, k, kA, kB, true), 1e-5,
-                                  "mad chains of sampled lanes (fused)");
-  auto unfused = gb::check_relative(sampled, ref::roofline_fma(fx.input, lanes, k, kA, kB, false), 1e-5,
-                                    "mad chains of sampled lanes (unfused)");
+  auto check = [&](bool fused, const char* what) {
+    const auto want = ref::roofline_fma(fx.input, lanes, k, kA, kB, fused);
+    return gb::check_bounded(sampled, want, [&](size_t i) { return 1e-5 * std::max(std::abs(want[i]), 1.0); }, what);
+  };
+  auto fused = check(true, "mad chains of sampled lanes (fused)");
+  auto unfused = check(false, "mad chains of sampled lanes (unfused)");
   return unfused.error < fused.error ? unfused : fused;
 }
 
@@ -126,7 +129,8 @@ struct RatioFixture {
 };
 
 long add_steps(int size_class) { return kAddLaneSteps[size_class - 1] / (4 * kAddChains); }
-int add_unroll(int size_class) { return static_cast<int>(std::min<long>(kAddUnroll, add_steps(size_class))); }
+// At most half the steps: the loop around the unrolled adds takes 2+ trips at every size.
+int add_unroll(int size_class) { return static_cast<int>(std::clamp<long>(add_steps(size_class) / 2, 1, kAddUnroll)); }
 
 // The ratio's two programs: built by make_ratio, declared at registration.
 gb::ProgramKey add_program(int size_class) {
@@ -167,12 +171,15 @@ gb::Check verify_ratio(const RatioFixture& fx) {
   const auto gids = gb::sample_indices(fx.add_items, 2048);
   auto adds = gb::download<float>(fx.add_out, fx.add_items);
   // Float adds in a fixed order: the host model is exact.
-  auto add_check = gb::check_relative(gb::gather(adds, gids),
-                                      ref::peak_chain_float_add(gids, {4, kAddChains, fx.add_steps}, kAddB),
-                                      1e-6, "float4 add chains of sampled work items");
+  const auto add_want = ref::peak_chain_float_add(gids, {4, kAddChains, fx.add_steps}, kAddB);
+  auto add_check = gb::check_bounded(gb::gather(adds, gids), add_want,
+                                     [&](size_t i) { return 1e-6 * std::abs(add_want[i]); },
+                                     "float4 add chains of sampled work items");
+  // Each work item's sum of kReadItems float4 in [-1, 1): 4 kReadItems terms through as many additions.
+  const double terms = 4.0 * kReadItems;
   ref::BandwidthLayout layout{4, kReadItems, fx.read_items, false};
-  auto read_check = gb::check_relative(gb::read_back<float>(fx.sums, fx.read_items),
-                                       ref::bandwidth_read_sums(fx.input, layout), 1e-5, "128-bit read sums");
+  auto read_check = gb::check_bounded(gb::read_back<float>(fx.sums, fx.read_items), ref::bandwidth_read_sums(fx.input, layout),
+                                      gb::sum_error_bound(terms, terms, gb::unit_roundoff<float>()), "128-bit read sums");
   return gb::worst({add_check, read_check});
 }
 
@@ -213,9 +220,18 @@ void run_ratio(benchmark::State& state, int size_class) {
   }
 }
 
+// ---- code paths ------------------------------------------------------------------------------
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths;
+  for (int k : ks()) gb::path_if(paths, k / std::min(k, kKUnrollMax) >= 2, "fma: loop of unrolled steps, 2+ trips");
+  gb::path_if(paths, add_steps(size_class) / add_unroll(size_class) >= 2, "add: loop of unrolled steps, 2+ trips");
+  return paths;
+}
+
 // ---- registration ----------------------------------------------------------------------------
 void register_roofline() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L0/Roofline", code_paths);
   for (int k : ks())
     gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "fma"},
                                                      {"type", "float4"},

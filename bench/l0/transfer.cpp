@@ -158,7 +158,10 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+gb::PathSet code_paths(int, size_t) { return {"copies: no kernel"}; }
+
 void register_transfer() {
+  gb::declare_paths("L0/Transfer", code_paths);
   const int size = gb::session().size_class();
   const auto max_alloc = gb::session().info().max_alloc_bytes;
   for (Direction dir : {Direction::write, Direction::read})

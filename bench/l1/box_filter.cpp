@@ -30,9 +30,16 @@ std::string upper(const char* name) {
 }
 
 constexpr int kRadii[] = {1, 3, 7, 15, 31};
-constexpr double kFloatMargin = 5e-5;  // float sums (naive r=31: 3969 in sequence) against double
+// Float pixels are v / 256 (v the 8-bit value): multiples of 2^-8 whose window sums (at most
+// 3969 * 255 / 256) are exact in float in any order, running sums included; only the division by
+// the area rounds, within 2.5 ulp in OpenCL C (3 ulp allowed; see verify).
+constexpr float kFloatScale = 1.0f / 256;
 constexpr size_t kFusedLocalBudget = 48 << 10;  // fused tiles are sized to fit 48 KiB
 constexpr size_t kSlideColsGroup = 128, kSlideRowsGroup = 128, kSpan = 16, kSegment = 64;
+// Sliding rows: outputs per work item (SPAN); a group takes kSlideRowsGroup * SPAN of a row. Size 1
+// takes 2, so that its rows span two segments (the second's left halo is the first's pixels) as
+// a GPU's rows of 8192 span four.
+size_t slide_span(int size_class) { return size_class == 1 ? 2 : kSpan; }
 const gb::WorkGroup kDefaultShape{32, 8, 1, 2};
 // Strip: outputs per work item down a column (input rows read per output: (ROWS + 2r) / ROWS), the
 // radii it runs (its register window holds ROWS + 2r sums and each row sums 2r + 1 loads from L1,
@@ -85,9 +92,11 @@ struct Params {
   }
 };
 
-// Width x height: class 1 is odd-sized (ragged tiles and segments); 3 is 8192^2 (256 MiB each way).
+// Width x height: class 1 is a multiple of 8 wide (strip_vec's vector-aligned loads and stores, as
+// on a GPU's 8192) but of no larger power of two (ragged 16- and 32-wide groups), and odd high
+// (ragged tiles, strips and segments); 3 is 8192^2 (256 MiB each way).
 gb::ImageSize image_size(int size_class) {
-  static const gb::ImageSize by_class[] = {{301, 203}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
+  static const gb::ImageSize by_class[] = {{296, 203}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
   return gb::device_image_size(by_class, size_class, 8, 16);
 }
 
@@ -134,7 +143,7 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
   } else {
     pb->input_float.resize(pixels);
     gb::parallel_for(pixels, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) pb->input_float[i] = img.pixels[i] / 255.0f;
+      for (size_t i = begin; i < end; ++i) pb->input_float[i] = img.pixels[i] * kFloatScale;
     });
     pb->in = gb::upload(pb->input_float);
     pb->reference_float = ref::box_filter(pb->input_float, w, h, p.radius);
@@ -157,7 +166,7 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
     options += " -DROWS=" + std::to_string(kStripRows);
   else if (p.variant == Variant::sliding)
     options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
-               " -DSPAN=" + std::to_string(kSpan);
+               " -DSPAN=" + std::to_string(slide_span(p.size_class));
   return {file, options};
 }
 
@@ -211,7 +220,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       fx->second = s.kernel(program, "box_filter_slide_rows");
       fx->global1 = cl::NDRange(gb::round_up(w, kSlideColsGroup), (h + kSegment - 1) / kSegment);
       fx->local1 = cl::NDRange(kSlideColsGroup, 1);
-      const size_t segment = kSlideRowsGroup * kSpan;
+      const size_t segment = kSlideRowsGroup * slide_span(p.size_class);
       fx->global2 = cl::NDRange((w + segment - 1) / segment * kSlideRowsGroup, h);
       fx->local2 = cl::NDRange(kSlideRowsGroup, 1);
       break;
@@ -237,11 +246,43 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 }
 
 // ---- verification against reference/box_filter (the problem's) ------------------------------
+// Every pixel on its own: the window sum is exact (see kFloatScale), the division by the area
+// within 2.5 ulp, so each output is within 3 ulp of the exact mean (6 u |want| >= 3 ulp); a
+// dropped or repeated tap moves a pixel by at least 2^-8 / AREA of its value.
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   const size_t pixels = pb.size.width * pb.size.height;
   if (p.rgba8)  // integer sums and the same rounding: bit-exact
     return gb::check_exact(gb::read_back<uint8_t>(fx.out, pixels * 4), pb.reference_rgba, "RGBA8 box filter");
-  return gb::check_relative(gb::read_back<float>(fx.out, pixels), pb.reference_float, kFloatMargin, "float box filter");
+  const auto& want = pb.reference_float;
+  const double u = gb::unit_roundoff<float>();
+  return gb::check_bounded(gb::read_back<float>(fx.out, pixels), want,
+                           [&](size_t i) { return 6 * u * std::abs(want[i]); }, "float box filter");
+}
+
+// The paths of box_filter.cl's kernels over every registered configuration at a size class.
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths;
+  const gb::ImageSize is = image_size(size_class);
+  const size_t w = is.width, h = is.height;
+  gb::path_if(paths, true, "clamped borders");
+  // The 2-D kernels at the 32x8 default (every radius) and the radius-1 sweep's shapes.
+  for (const size_t wx : {size_t(32), size_t(16)}) gb::path_if(paths, w % wx != 0, "2-D kernels: partial groups at the right edge");
+  gb::path_if(paths, h % 8 != 0, "2-D kernels: partial groups at the bottom");
+  for (const int rows : {4, 2, 1}) gb::path_if(paths, h % (8 * rows) != 0, "fused: partial tiles at the bottom");
+  gb::path_if(paths, w % 32 != 0, "fused: partial tiles at the right edge");
+  gb::path_if(paths, h % kStripRows != 0, "strip: partial strips at the bottom");
+  gb::path_if(paths, h > kSegment, "sliding columns: 2+ row segments");
+  gb::path_if(paths, h % kSegment != 0, "sliding columns: partial last segment");
+  const size_t segw = kSlideRowsGroup * slide_span(size_class);
+  gb::path_if(paths, w > segw, "sliding rows: 2+ segments per row");
+  gb::path_if(paths, w % segw != 0, "sliding rows: partial last segment");
+  for (const int cols : kStripVecColsSweep) {
+    gb::path_if(paths, w % cols == 0, "strip_vec: vector-aligned loads and stores");
+    gb::path_if(paths, w % cols != 0, "strip_vec: element-aligned vloadn/vstoren, edge strips at the right");
+    gb::path_if(paths, w / cols >= 1, "strip_vec: interior strips");
+  }
+  for (const int rows : kStripVecRowsSweep) gb::path_if(paths, h % rows != 0, "strip_vec: edge strips at the bottom");
+  return paths;
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -294,6 +335,7 @@ std::vector<std::tuple<int, int, gb::WorkGroup>> strip_vec_configs(int radius) {
 
 void register_box_filter() {
   auto& s = gb::session();
+  gb::declare_paths("L1/BoxFilter", code_paths);
   const auto& d = s.info();
   const int size = s.size_class();
   const gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 64};

@@ -78,8 +78,10 @@ void add(const std::string& name, const Params& p) {
   });
 }
 
-void register_fft() {
-  const int size = gb::session().size_class();
+// Every configuration of a size class, named.
+std::vector<std::pair<std::string, Params>> configs(int size) {
+  std::vector<std::pair<std::string, Params>> all;
+  auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   // The problems, both directions, with the default knobs.
   for (size_t n : fft::lengths_1d(size))
     for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
@@ -112,6 +114,27 @@ void register_fft() {
         if (wg > 1024) break;  // no GPU runs larger groups
         add(fft::name("stockham", p.problem, size, {{"radix", std::to_string(radix)}, {"wg", std::to_string(wg)}}), p);
       }
+  return all;
+}
+
+// The paths of the programs every configuration of a size class builds (both directions).
+gb::PathSet code_paths(int size, size_t) {
+  gb::PathSet paths;
+  for (const auto& [name, p] : configs(size)) {
+    fft::Problem back = p.problem;
+    back.dir = fft::opposite(p.problem.dir);
+    for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
+      for (const auto& key : fft::programs_1d(*problem, p.knobs)) fft::add_program_paths(paths, key);
+    paths.insert(std::string(fft::dir_name(p.problem.dir)) + " transforms");
+    paths.insert(fft::global_passes(p.problem.nx).size() > 1 ? "global passes: " + std::to_string(fft::global_passes(p.problem.nx).size())
+                                                             : "one kernel per transform");
+  }
+  return paths;
+}
+
+void register_fft() {
+  gb::declare_paths("L1/FFT", code_paths);
+  for (const auto& [name, p] : configs(gb::session().size_class())) add(name, p);
 }
 GB_CASE(register_fft);
 

@@ -205,8 +205,10 @@ void add(const std::string& name, const Params& p) {
   });
 }
 
-void register_fft2d() {
-  const int size = gb::session().size_class();
+// Every configuration of a size class, named.
+std::vector<std::pair<std::string, Params>> configs(int size) {
+  std::vector<std::pair<std::string, Params>> all;
+  auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   for (size_t n : fft::sizes_2d(size))
     for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed,
                         Shape::rows_cols_split})
@@ -261,6 +263,24 @@ void register_fft2d() {
                    {"radix", sw.radix ? std::to_string(sw.radix) : std::string("auto")}}),
         p);
   }
+  return all;
+}
+
+// The paths of the programs every configuration of a size class builds (both directions).
+gb::PathSet code_paths(int size, size_t) {
+  gb::PathSet paths;
+  for (const auto& [name, p] : configs(size)) {
+    fft::Problem back = p.problem;
+    back.dir = fft::opposite(p.problem.dir);
+    for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
+      for (const auto& key : programs(*problem, p.shape, p.cols_knobs, p.split)) fft::add_program_paths(paths, key);
+  }
+  return paths;
+}
+
+void register_fft2d() {
+  gb::declare_paths("L1/FFT2D", code_paths);
+  for (const auto& [name, p] : configs(gb::session().size_class())) add(name, p);
 }
 GB_CASE(register_fft2d);
 

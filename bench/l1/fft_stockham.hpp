@@ -4,6 +4,8 @@
 #pragma once
 #include <cmath>
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -376,6 +378,34 @@ inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, con
     src = dst;
   }
   return pl;
+}
+
+// The code paths a program of fft.cl compiles (read from its build options): per kernel (rows,
+// cols, rows_t, transpose), the DFT sizes of its first and later passes, several first-pass
+// butterflies per work item, 3+ radix passes, transforms or columns per group, local-memory turns
+// (PIECES), the inter-pass twiddle, the contiguous store, interleaved columns, the twiddle source.
+inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
+  std::map<std::string, long> d;
+  size_t at = 0;
+  while ((at = key.options.find("-D", at)) != std::string::npos) {
+    const size_t eq = key.options.find('=', at), end = key.options.find(' ', at);
+    if (eq != std::string::npos && eq < end) d[key.options.substr(at + 2, eq - at - 2)] = std::atol(key.options.c_str() + eq + 1);
+    at += 2;
+  }
+  if (d.count("TILE")) return paths.insert("transpose: tiles"), void();
+  const std::string kind = d.count("ROWS_T") ? "rows_t" : d.count("GLOBAL_TWIDDLE") ? "cols" : "rows";
+  static const char* twiddles[] = {"sincos", "native", "table"};
+  paths.insert(kind + ": dft" + std::to_string(d["FIRST_RADIX"]) + " first pass");
+  paths.insert(kind + ": dft" + std::to_string(d["RADIX"]) + " passes");
+  if (d["FIRST_RADIX"] < d["RADIX"]) paths.insert(kind + ": 2+ first-pass butterflies per work item");
+  if (d["PASSES"] >= 3) paths.insert(kind + ": 3+ radix passes");
+  if (d["TWIDDLE"] >= 0 && d["TWIDDLE"] <= 2) paths.insert(kind + ": twiddles from " + twiddles[d["TWIDDLE"]]);
+  if (d["ROWS_PER_GROUP"] > 1) paths.insert(kind + ": 2+ transforms per group");
+  if (d["COLS_PER_GROUP"] > 1 && kind == "cols") paths.insert("cols: 2+ columns per group");
+  if (d["PIECES"] > 1) paths.insert(kind + ": local memory in 2+ turns (PIECES)");
+  if (d["GLOBAL_TWIDDLE"] == 1) paths.insert("cols: inter-pass twiddle");
+  if (kind == "cols") paths.insert(d["STORE_CONTIGUOUS"] == 1 ? "cols: contiguous store" : "cols: strided store");
+  if (d["INTERLEAVE_LOG2"] > 0) paths.insert("cols: interleaved columns");
 }
 
 // The programs pipeline_1d builds, without building them.

@@ -115,6 +115,10 @@ gb::Check verify(const Fixture<T>& fx) {
     e->a_b_x = ref::matvec(a, ref::matvec(b, e->x));
     e->where = ref::sample_entries(s.m, s.n, 2048, 104);
     ref::gemm_entries(a, b, e->where, e->want, e->scale);
+    if (std::max({s.m, s.n, s.k}) <= kFullCheck) {
+      e->full = ref::gemm_full(a, b);
+      e->full_scale = ref::gemm_full_abs(a, b);
+    }
     fx.expected = e;
   }
   const auto& expected = *fx.expected;
@@ -135,7 +139,9 @@ gb::Check verify(const Fixture<T>& fx) {
     std::vector<T> dense(s.m * s.n);
     for (size_t r = 0; r < s.m; ++r)
       std::copy_n(c.begin() + r * fx.ldc, s.n, dense.begin() + r * s.n);
-    checks.push_back(gb::check_relative(dense, ref::gemm_full(a, b), margin, "C against Eigen's A*B"));
+    const auto& scale = expected.full_scale;
+    checks.push_back(gb::check_bounded(dense, expected.full, [&](size_t i) { return margin * scale[i]; },
+                                       "every entry of C against Eigen's A*B (error / sum |a||b|)"));
   }
   return gb::worst(checks);
 }
@@ -326,8 +332,28 @@ void register_type(int size_class) {
   }
 }
 
+// The edge and K-loop paths of the three kernels over the problems of a size class, at the
+// default 16x16 group (regblock: 128x128 blocks, K steps of kRegblockTileK).
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths;
+  const size_t rb = kDefaultShape.x * kWpt;
+  for (const Shape& s : gemm::problems(size_class)) {
+    gb::path_if(paths, s.m % kDefaultShape.y != 0 || s.n % kDefaultShape.x != 0, "naive and tiled: partial tiles at the edges");
+    gb::path_if(paths, s.m % kDefaultShape.y == 0 && s.n % kDefaultShape.x == 0, "naive and tiled: whole tiles");
+    gb::path_if(paths, s.k > kTiledTileK, "tiled: 2+ K steps");
+    gb::path_if(paths, s.k % kTiledTileK != 0, "tiled: partial last K step");
+    gb::path_if(paths, s.m % rb != 0 || s.n % rb != 0, "regblock: partial blocks at the edges");
+    gb::path_if(paths, s.m >= rb && s.n >= rb, "regblock: whole blocks");
+    gb::path_if(paths, s.k > 2 * kRegblockTileK, "regblock: 3+ K steps (double-buffered loads)");
+    gb::path_if(paths, s.k % kRegblockTileK != 0, "regblock: partial last K step");
+    gb::path_if(paths, s.k % gemm::kAlign != 0 || s.n % gemm::kAlign != 0, "padded rows (k or n not a multiple of 4)");
+  }
+  return paths;
+}
+
 void register_gemm() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L1/GEMM", code_paths);
   for (const char* v : {"tiled", "regblock"})
     gb::skip_variant(std::string("L1/GEMM/") + v + "/*/wg:auto",
                      "the work group is the tile, fixed at build time: no driver's choice");

@@ -61,6 +61,7 @@ struct Fixture {
     std::vector<double> x, a_b_x;           // Freivalds: random x, and A (B x)
     std::vector<ref::Entry> where;          // sampled entries of C
     std::vector<double> want, scale;
+    std::vector<double> full, full_scale;   // small problems: all of A*B and of |A||B|
   };
   mutable std::shared_ptr<const Expected> expected;
   size_t c_bytes() const { return s.m * ldc * sizeof(T); }
@@ -73,8 +74,9 @@ Fixture<T>& fixture(const Shape& s);
 
 // C read back and checked against reference/gemm: Freivalds' check (C x against A (B x) for a
 // random x), a sample of entries against their double-precision value (error over
-// sum_k |a_ik||b_kj|), and for problems up to kFullCheck in every dimension the whole of C
-// against Eigen's product. Margin: 16 eps sqrt(k), eps of T.
+// sum_k |a_ik||b_kj|), and for problems up to kFullCheck in every dimension every entry of C
+// against Eigen's product, each within the margin times its sum_k |a_ik||b_kj| (one wrong entry
+// fails). Margin: 16 eps sqrt(k), eps of T.
 constexpr size_t kFullCheck = 512;
 template <typename T>
 gb::Check verify(const Fixture<T>& fx);

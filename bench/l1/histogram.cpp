@@ -47,6 +47,10 @@ struct Params {
   std::string key() const { return std::string(variant_name(variant)) + input_name(input) + std::to_string(size_class); }
 };
 
+// Size 1 launches at most 16 groups whatever the device (as 2 compute units would): every work
+// item then takes 2+ trips of the paired loads, and some the odd uint4 after them, on any CI machine.
+constexpr size_t kSize1Groups = 16;
+
 // Width x height: class 1 is odd-sized (the per-pixel tail runs); 3 is 16384^2 (256 MiB).
 gb::ImageSize image_size(int size_class) {
   static const gb::ImageSize by_class[] = {{701, 499}, {4096, 4096}, {16384, 16384}, {32768, 32768}};
@@ -85,6 +89,28 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
   return pb;
 }
 
+// Work groups: one per 16 * kWorkGroup pixels, at most `limit` (size 1: kSize1Groups).
+size_t group_count(size_t pixels, int size_class, size_t limit) {
+  if (size_class == 1) limit = kSize1Groups;
+  return std::max<size_t>(1, std::min((pixels / 16 + kWorkGroup - 1) / kWorkGroup, limit));
+}
+
+// COUNT_IMAGE's paths at a size class, over the group counts of every variant.
+gb::PathSet code_paths(int size_class, size_t compute_units) {
+  gb::PathSet paths;
+  const gb::ImageSize is = image_size(size_class);
+  const size_t n = is.width * is.height, n16 = n / 16;
+  for (size_t per_unit : {kGroupsPerComputeUnit, kLaneGroupsPerComputeUnit}) {
+    const size_t stride = group_count(n, size_class, compute_units * per_unit) * kWorkGroup;
+    // Work item 0 takes the most trips of the paired loads: i = 2k stride while i + stride < n16.
+    const size_t trips = n16 > stride ? (n16 - stride - 1) / (2 * stride) + 1 : 0;
+    gb::path_if(paths, trips >= 2, "paired uint4 loads, 2+ trips");
+    gb::path_if(paths, n16 % (2 * stride) != 0, "odd uint4 after the paired loads");
+  }
+  gb::path_if(paths, n % 16 != 0, "per-pixel tail (n % 16)");
+  return paths;
+}
+
 // ---- set-up: one variant ----------------------------------------------------------------------
 struct Fixture {
   size_t groups = 0;
@@ -120,8 +146,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   }
   fx->kernel = s.kernel(program_of(p), entry);
   gb::require_work_group(fx->kernel, kWorkGroup);
-  fx->groups = std::max<size_t>(1, std::min((pb.pixels / 16 + kWorkGroup - 1) / kWorkGroup,
-                                            s.info().compute_units * groups_per_unit));
+  fx->groups = group_count(pb.pixels, p.size_class, s.info().compute_units * groups_per_unit);
   GB_CL(fx->kernel.setArg(0, fx->in));
   GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(pb.pixels)));
   return fx;
@@ -157,6 +182,7 @@ void run(benchmark::State& state, const Params& p) {
 // ---- registration ----------------------------------------------------------------------------
 void register_histogram() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L1/Histogram", code_paths);
   for (Input in : {Input::photo, Input::noise, Input::flat})  // the problem outer: variants share it
     for (Variant v : {Variant::global, Variant::local, Variant::local_replicated, Variant::local_warp,
                       Variant::local_lanes, Variant::local_lanes16}) {

@@ -27,9 +27,11 @@ struct Params {
   std::string key() const { return std::string(variant_name(variant)) + out() + std::to_string(size_class); }
 };
 
-// Width x height: class 1 odd-sized (ragged chunks, bands and segments); 3 is 8192^2.
+// Width x height: class 1 is wider than a row chunk (WG x 4 = 1024 pixels: the carry crosses a
+// chunk boundary, as in a GPU's rows of 8192) and odd-sized (a partial chunk, a partial vector,
+// ragged bands, segments and column groups); 3 is 8192^2.
 gb::ImageSize image_size(int size_class) {
-  static const gb::ImageSize by_class[] = {{701, 499}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
+  static const gb::ImageSize by_class[] = {{1283, 277}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
   return gb::device_image_size(by_class, size_class, 8, 13);
 }
 
@@ -159,9 +161,27 @@ void run(benchmark::State& state, const Params& p) {
   gb::measure(state, m);
 }
 
+// ---- code paths ------------------------------------------------------------------------------
+// The paths of integral_image.cl's kernels at a size class (both variants and outputs).
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths;
+  const gb::ImageSize is = image_size(size_class);
+  const size_t w = is.width, h = is.height, chunk = kWorkGroup * 4, length = (h + kSegments - 1) / kSegments;
+  gb::path_if(paths, w > chunk, "row chunks: 2+ per row (carry across chunks)");
+  gb::path_if(paths, w % chunk != 0, "row chunks: partial last chunk");
+  gb::path_if(paths, w % 4 != 0, "partial vector at the row's end");
+  gb::path_if(paths, w % kCols != 0, "columns: partial column group");
+  gb::path_if(paths, length > 1, "columns: segments of 2+ rows");
+  gb::path_if(paths, h % length != 0 || (h + length - 1) / length < kSegments, "columns: partial or empty last segment");
+  gb::path_if(paths, h > kBand, "fused: 2+ bands (waits on the band above)");
+  gb::path_if(paths, h % kBand != 0, "fused: partial last band");
+  return paths;
+}
+
 // ---- registration ----------------------------------------------------------------------------
 void register_integral_image() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L1/IntegralImage", code_paths);
   const auto& d = gb::session().info();
   for (Variant v : {Variant::rows_cols, Variant::fused})
     for (bool squared : {false, true}) {

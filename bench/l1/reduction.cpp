@@ -19,7 +19,14 @@ const char* op_name(Op op) {
 
 constexpr size_t kWorkGroup = 256;
 constexpr size_t kGroupsPerComputeUnit = 8;  // 2048 resident work items per SM on Hopper
-constexpr double kFloatSumMargin = 1e-5;     // float partial sums against a double reference
+constexpr size_t kUnroll = 4;                // the kernel's UNROLL: vector loads per loop trip
+// Size 1 launches a fixed 257 groups whatever the device: more partials than a work group, so the
+// final kernel's loop takes two trips as it does on a GPU (8 groups per SM), on every CI machine.
+constexpr size_t kSize1Groups = kWorkGroup + 1;
+// Float inputs are multiples of 1/8 in [1/8, 7/8]: positive (a well-conditioned sum) and exactly
+// summable while n * 7 <= 2^24 (all of size 1), so there the check demands the exact sum.
+constexpr double kFloatQuantum = 0.125;
+constexpr int64_t kFloatLevels = 7;
 
 struct Params {
   Variant variant;
@@ -30,13 +37,38 @@ struct Params {
   std::string key() const { return std::string(variant_name(variant)) + op_name(op) + type() + std::to_string(size_class); }
 };
 
-// Elements: class 1 is not a multiple of 4 (the scalar tail runs); 3 is 2^28 (1 GiB).
+// Elements: class 1 is not a multiple of 4 (the scalar tail runs) and, over kSize1Groups groups,
+// gives every work item two trips of the unrolled loop and some a remainder load; 3 is 2^28 (1 GiB).
 size_t element_count(int size_class) {
-  static const size_t by_class[] = {1000003, size_t(1) << 24, size_t(1) << 28, size_t(1) << 29};
+  static const size_t by_class[] = {(size_t(1) << 21) + 3, size_t(1) << 24, size_t(1) << 28, size_t(1) << 29};
   const auto& d = gb::session().info();
   size_t n = by_class[size_class - 1];
   while (n * 4 > d.max_alloc_bytes || n * 4 > d.global_mem_bytes / 2) n /= 2;
   return n;
+}
+
+// Work groups of the first kernel: one per 4 * kWorkGroup elements, at most 8 per compute unit
+// (size 1: kSize1Groups).
+size_t group_count(size_t n, int size_class, size_t compute_units) {
+  const size_t wanted = (n / 4 + kWorkGroup - 1) / kWorkGroup;
+  const size_t limit = size_class == 1 ? kSize1Groups : compute_units * kGroupsPerComputeUnit;
+  return std::max<size_t>(1, std::min(wanted, limit));
+}
+
+// The paths of thread_reduce and the final kernel at a size class (every variant and type shares them).
+gb::PathSet code_paths(int size_class, size_t compute_units) {
+  const size_t n = element_count(size_class), n4 = n / 4, groups = group_count(n, size_class, compute_units);
+  const size_t stride = groups * kWorkGroup, chunk = kUnroll * stride;
+  gb::PathSet paths;
+  // Work item 0 makes the most trips of the unrolled loop: i = k * chunk while i + 3 stride < n4.
+  const size_t trips = n4 > (kUnroll - 1) * stride ? (n4 - (kUnroll - 1) * stride - 1) / chunk + 1 : 0;
+  gb::path_if(paths, trips >= 1, "unrolled vector loads");
+  gb::path_if(paths, trips >= 2, "unrolled vector loads, 2+ trips");
+  gb::path_if(paths, n4 % chunk != 0, "vector remainder after the unrolled loop");
+  gb::path_if(paths, n % 4 != 0, "scalar tail (n % 4)");
+  gb::path_if(paths, groups > kWorkGroup, "final kernel: 2+ partials per work item");
+  gb::path_if(paths, groups < kWorkGroup, "final kernel: idle work items");
+  return paths;
 }
 
 // ---- set-up: the problem (once per type, shared by every variant and operation) ---------------
@@ -60,7 +92,7 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
     pb->min = ref::reduce_min(pb->input_int);
     pb->max = ref::reduce_max(pb->input_int);
   } else {
-    pb->input_float = gb::random_vector<float>(pb->n, 62, 0.0, 1.0);  // positive: a well-conditioned sum
+    pb->input_float = gb::random_multiples<float>(pb->n, 62, 1, kFloatLevels, kFloatQuantum);
     pb->in = gb::upload(pb->input_float);
     pb->sum_float = ref::reduce_sum(pb->input_float);
     pb->min = ref::reduce_min(pb->input_float);
@@ -91,8 +123,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto fx = std::make_unique<Fixture>();
   fx->in = pb.in;
   const size_t acc_bytes = p.is_int ? sizeof(cl_long) : sizeof(float);
-  fx->groups = std::max<size_t>(1, std::min((pb.n / 4 + kWorkGroup - 1) / kWorkGroup,
-                                            s.info().compute_units * kGroupsPerComputeUnit));
+  fx->groups = group_count(pb.n, p.size_class, s.info().compute_units);
   fx->partials = gb::make_buffer(fx->groups * acc_bytes);
   fx->result = gb::make_buffer(acc_bytes);
   const gb::ProgramKey program = program_of(p);
@@ -116,6 +147,17 @@ gb::Check exact(const Fixture& fx, R want, const std::string& what) {
   return gb::check_exact(gb::download<T>(fx.result, 1), std::vector<T>{static_cast<T>(want)}, what);
 }
 
+// The float sum's error bound: every element goes through at most `depth` additions (its work
+// item's chain of vector loads, the 4 lanes, the scalar tail, a work group's reduction and the
+// final kernel's), so it is within gamma_depth * sum |x| of the exact sum; the inputs' sum is exact
+// where every partial sum is representable (size 1: the bound is 0, one element more or less fails).
+double float_sum_bound(const Fixture& fx, const Problem& pb) {
+  const size_t stride = fx.groups * kWorkGroup;
+  const double depth = static_cast<double>((pb.n / 4 + stride - 1) / stride + 3 + 2 * kWorkGroup +
+                                           (fx.groups + kWorkGroup - 1) / kWorkGroup);
+  return gb::sum_error_bound(depth, pb.sum_float, gb::unit_roundoff<float>(), kFloatQuantum);  // inputs positive
+}
+
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   const std::string what = std::string(op_name(p.op)) + " of " + p.type();
   if (p.is_int) {
@@ -123,7 +165,8 @@ gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
     return exact<cl_long>(fx, p.op == Op::min ? pb.min : pb.max, what);
   }
   if (p.op == Op::sum)
-    return gb::check_relative(gb::read_back<float>(fx.result, 1), std::vector<double>{pb.sum_float}, kFloatSumMargin, what);
+    return gb::check_bounded(gb::read_back<float>(fx.result, 1), std::vector<double>{pb.sum_float},
+                             float_sum_bound(fx, pb), what);
   return exact<float>(fx, p.op == Op::min ? pb.min : pb.max, what);
 }
 
@@ -148,6 +191,7 @@ void run(benchmark::State& state, const Params& p) {
 // ---- registration ----------------------------------------------------------------------------
 void register_reduction() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L1/Reduction", code_paths);
   const auto& sub = gb::device_subgroup_support();
   for (bool is_int : {false, true})  // the problem outer: variants and operations share it
     for (Variant v : {Variant::local, Variant::subgroup})

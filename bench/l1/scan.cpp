@@ -27,7 +27,10 @@ const char* variant_name(Variant v) {
 // loads themselves: vload4 compiles to four 32-bit loads, a VEC pointer to one. Wider windows, one
 // work item walking the window, and persistent groups prefetching their next tile stay registered
 // so the comparison can be re-run on other devices (figures: docs/PERFORMANCE.md).
-constexpr double kFloatMargin = 1e-5;  // float prefix sums against double, summation order differs
+// Float inputs are multiples of 1/16 in [1/16, 15/16]: positive, and exactly summable while
+// n * 15 <= 2^24 (all of size 1), so there every prefix must be exact (see verify).
+constexpr double kFloatQuantum = 1.0 / 16;
+constexpr int64_t kFloatLevels = 15;
 
 struct Params {
   Variant variant;
@@ -42,14 +45,15 @@ struct Params {
     return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window) +
            "/" + std::to_string(items) + (serial ? "/serial" : "") + "/g" + std::to_string(groups_per_cu);
   }
-  // Class 1 uses small tiles (64 x 4) so that a million elements already take three levels.
-  // The register variants keep 16 elements per work item at every class (class 1: 64 x 16 tiles).
+  // Class 1 uses small tiles (64 x 4 x 2) so that a million elements already take three levels,
+  // with two sub-tiles (their running sum carried as on a GPU's four). The register variants keep
+  // 16 elements per work item at every class (class 1: 64 x 16 tiles).
   size_t work_group() const { return size_class == 1 ? 64 : 256; }
   bool in_registers() const {
     return variant == Variant::lookback_registers || variant == Variant::lookback_window ||
            variant == Variant::lookback_pipelined;
   }
-  size_t subtiles() const { return in_registers() ? items / 4 : size_class == 1 ? 1 : 4; }
+  size_t subtiles() const { return in_registers() ? items / 4 : size_class == 1 ? 2 : 4; }
   bool is_lookback() const { return variant == Variant::lookback || in_registers(); }
   size_t tile() const { return work_group() * 4 * subtiles(); }
 };
@@ -87,7 +91,7 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
     pb->in = gb::upload(pb->input_int);
     pb->reference_int = ref::exclusive_scan(pb->input_int);
   } else {
-    pb->input_float = gb::random_vector<float>(pb->n, 72, 0.0, 1.0);
+    pb->input_float = gb::random_multiples<float>(pb->n, 72, 1, kFloatLevels, kFloatQuantum);
     pb->in = gb::upload(pb->input_float);
     pb->reference_float = ref::exclusive_scan(pb->input_float);
   }
@@ -198,9 +202,49 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
 }
 
 // ---- verification against reference/scan ------------------------------------------------------
+// Every prefix on its own: a wrong or dropped element shows in the prefixes after it however many
+// others are right. Float prefix i is a sum of i positive inputs (so sum |x| is the prefix itself)
+// through at most `depth` additions (a tile's own tree or raking scan, at most 4 tiles' worth, then
+// a chain over the tiles before it, or the levels' sums): within gamma_depth * prefix, and exact
+// where every partial sum is representable (all of size 1).
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   if (p.is_int) return gb::check_exact(gb::read_back<int32_t>(fx.out, fx.n), pb.reference_int, "int prefix sums");
-  return gb::check_relative(gb::read_back<float>(fx.out, fx.n), pb.reference_float, kFloatMargin, "float prefix sums");
+  const double depth = static_cast<double>(fx.tiles + 4 * p.tile()), u = gb::unit_roundoff<float>();
+  const auto& want = pb.reference_float;
+  return gb::check_bounded(gb::read_back<float>(fx.out, fx.n), want,
+                           [&](size_t i) { return gb::sum_error_bound(depth, want[i], u, kFloatQuantum); },
+                           "float prefix sums");
+}
+
+// The paths of scan.cl's kernels over every variant at a size class.
+gb::PathSet code_paths(int size_class, size_t compute_units) {
+  gb::PathSet paths;
+  const size_t n = element_count(size_class);
+  gb::path_if(paths, n % 4 != 0, "partial vector run (n % 4)");
+  for (Variant v : {Variant::local, Variant::lookback, Variant::lookback_registers, Variant::lookback_window,
+                    Variant::lookback_pipelined}) {
+    Params p{v, false, size_class};
+    if (v == Variant::lookback_window) p.window = 32;
+    const std::string name = variant_name(v);
+    const size_t tile = p.tile(), tiles = div_up(n, tile);
+    gb::path_if(paths, n % tile != 0, name + ": partial last tile");
+    gb::path_if(paths, p.subtiles() > 1 && !p.in_registers(), name + ": running sum across sub-tiles");
+    if (!p.is_lookback()) {
+      size_t levels = 1;
+      for (size_t count = n; count > tile; count = div_up(count, tile)) ++levels;
+      gb::path_if(paths, levels >= 2, name + ": 2+ levels");
+      gb::path_if(paths, levels >= 3, name + ": 3+ levels (sums of sums)");
+      continue;
+    }
+    gb::path_if(paths, tiles >= 3, name + ": look-back past one predecessor");
+    if (p.in_registers()) gb::path_if(paths, p.work_group() / std::min<size_t>(p.work_group(), 32) > 1, name + ": raking segments of 2+");
+    if (v == Variant::lookback_window) gb::path_if(paths, tiles > p.window + 1, name + ": look-back over 2+ windows");
+    if (v == Variant::lookback_pipelined) {
+      const size_t groups = std::max<size_t>(1, compute_units) * 8;
+      gb::path_if(paths, tiles > groups, name + ": groups take 2+ tiles (prefetch)");
+    }
+  }
+  return paths;
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
@@ -221,6 +265,7 @@ void run(benchmark::State& state, const Params& p) {
 // ---- registration ----------------------------------------------------------------------------
 void register_scan() {
   const int size = gb::session().size_class();
+  gb::declare_paths("L1/Scan", code_paths);
   const auto& d = gb::session().info();
   const auto& sub = gb::device_subgroup_support();
   for (bool is_int : {true, false})  // the problem outer: variants share it

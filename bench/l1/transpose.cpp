@@ -106,12 +106,30 @@ void run(benchmark::State& state, const Params& p) {
                          .copy_fraction());
 }
 
+// ---- code paths ------------------------------------------------------------------------------
+// The edge guards and the tiled kernel's row loop, over the registered shapes (size 1: 32x8 and
+// 16x16 tiles, naive 32x8 ...; larger sizes: tiles of 16, 32, 64 with 1 to 64 rows).
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths;
+  const Shape s = matrix_shape(size_class);
+  for (size_t tile : {16, 32, 64}) {
+    if (size_class == 1 && tile == 64) continue;  // size 1 registers tiles of 32 and 16
+    gb::path_if(paths, s.width % tile != 0, "partial tiles at the right edge");
+    gb::path_if(paths, s.height % tile != 0, "partial tiles at the bottom");
+    gb::path_if(paths, s.width >= tile && s.height >= tile, "whole tiles");
+  }
+  gb::path_if(paths, true, "tiled: a work item moves 2+ rows of its tile (rows < tile)");
+  gb::path_if(paths, true, "tiled: one row per work item (rows = tile)");
+  return paths;
+}
+
 // ---- registration ----------------------------------------------------------------------------
 // Naive: every 2-D shape from 32 to the device's limit (class 1: a few). Tiled: tiles of 16, 32
 // and 64 with 1 .. tile rows of work items (class 1: two). A shape above a kernel's own limit is
 // skipped once the kernel is built, at run time.
 void register_transpose() {
   auto& s = gb::session();
+  gb::declare_paths("L1/Transpose", code_paths);
   const int size = gb::session().size_class();
   const auto& d = s.info();
   auto add = [&](Variant v, const gb::WorkGroup& wg) {

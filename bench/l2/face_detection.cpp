@@ -468,8 +468,24 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 // Work groups 64, 128 and 256 (128 alone at size 1, for CI's time).
+// The integral image's chunks (columns: CHUNK = 32 rows; rows: WG = 128 columns per step) on the
+// photographs (astronaut 512 x 512, messi 548 x 342) tiled tiles(size) times each way; the cascade
+// runs every stage on every window at every scale at every size.
+gb::PathSet code_paths(int size_class, size_t) {
+  gb::PathSet paths{"cascade: every stage, window and scale"};
+  for (const auto& [w, h] : {std::pair<size_t, size_t>{512, 512}, {548, 342}}) {
+    const size_t width = w * tiles(size_class), height = h * tiles(size_class);
+    gb::path_if(paths, height > 32, "integral columns: 2+ row chunks");
+    gb::path_if(paths, height % 32 != 0, "integral columns: partial last chunk");
+    gb::path_if(paths, width + 1 > 128, "integral rows: 2+ steps of 128 (carry)");
+    gb::path_if(paths, (width + 1) % 128 != 0, "integral rows: partial last step");
+  }
+  return paths;
+}
+
 void register_face_detection() {
   auto& s = gb::session();
+  gb::declare_paths("L2/FaceDetection", code_paths);
   const int size = s.size_class();
   if (!ci()) {
     const auto paths = candidates(kCascadePath);

@@ -78,13 +78,15 @@ __kernel void global_bandwidth_triad(__global TYPE* a, __global const TYPE* b,
 // about the same time, so no last partial wave of groups leaves the memory system idle at the end
 // of a kernel, and several passes make the gap between kernels a smaller share (the buffer is
 // far past L2, so every pass reads DRAM); four accumulators keep four loads in flight per work
-// item; one float per work item is written.
+// item; one float per work item is written. The work groups rotate by one per pass (pass p walks
+// the lane of work item gid + p * local size), so each pass adds other elements to a work item's
+// sum: a kernel doing fewer passes and scaling its sums would not match the reference.
 __kernel void global_bandwidth_read_persistent(__global const TYPE* in, __global float* sums,
                                                const ulong elements, const uint passes) {
   const size_t gid = get_global_id(0), stride = get_global_size(0);
   TYPE a0 = (TYPE)(0), a1 = (TYPE)(0), a2 = (TYPE)(0), a3 = (TYPE)(0);
   for (uint pass = 0; pass < passes; ++pass) {
-    size_t i = gid;
+    size_t i = (gid + (size_t)pass * get_local_size(0)) % stride;
     for (; i + 3 * stride < elements; i += 4 * stride) {
       a0 += in[i];
       a1 += in[i + stride];

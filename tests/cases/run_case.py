@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Runs every gpu_bench benchmark matching a filter at --size=1 on the default device and checks
-that each one ran, verified (rel_error <= margin) and left no error. Usage: run_case.py GPU_BENCH FILTER [extra args]"""
+that each one ran, verified (rel_error <= margin), left no error, and reported margins no looser
+than tests/cases/margins.py allows. Usage: run_case.py GPU_BENCH FILTER [extra args]"""
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from margins import margin_problems  # tests/cases/margins.py: each margin held to its bound
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE; with CI=true a missing device fails instead
 
@@ -47,6 +50,8 @@ def main():
             failures.append(b["name"] + ": not verified (no rel_error/margin counters)")
         elif not b["rel_error"] <= b["margin"]:
             failures.append("%s: rel_error %g > margin %g" % (b["name"], b["rel_error"], b["margin"]))
+        else:
+            failures += margin_problems(b)
     programs = json.loads(run["context"].get("programs", "{}"))
     if programs.get("undeclared", 0) != 0:
         failures.append("%d programs built but not in their benchmark's program list "
