@@ -450,7 +450,7 @@ RENAMES_2026_11 = [
     (r"^L0/Compute/(\w+)/width:(\d+)/size:(\d)$", r"L0/Compute/mad/type:\1/width:\2/wg:256/size:\3"),
     (r"^L0/GlobalBandwidth/copy_wg_sweep/type:float4/size:(\d)/wg:([^/]+)$",
      r"L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:\2/size:\1"),
-    (r"^L0/GlobalBandwidth/(.*)/size:(\d)$", r"L0/GlobalBandwidth/\1/wg:256/size:\2"),
+    (r"^L0/GlobalBandwidth/(?!.*/wg:)(.*)/size:(\d)$", r"L0/GlobalBandwidth/\1/wg:256/size:\2"),
     (r"^L0/ImageRead/rgba_float/size:(\d)$", r"L0/ImageRead/nearest/type:rgba_float/wg:16x16/size:\1"),
     (r"^L0/ImageRead/rgba_float_wg_sweep/size:(\d)/wg:([^/]+)$", r"L0/ImageRead/nearest/type:rgba_float/wg:\2/size:\1"),
     (r"^L0/Latency/pointer_chase/", r"L0/MemoryHierarchy/pointer_chase/"),

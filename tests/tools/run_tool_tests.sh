@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_tool_tests.sh: runs the tests of tools/gate, export, report, summarize and rename-history (tests/tools/test_*.py).
+# run_tool_tests.sh: runs the tests of tools/gate, export, report, summarize, rename-history and peers (tests/tools/test_*.py).
 # Exits non-zero when a test fails; with CI=true a missing python3-matplotlib or chromium fails instead of skipping.
 set -eu
 cd "$(dirname "$0")/../.."

@@ -43,6 +43,16 @@ class RenameHistory(unittest.TestCase):
         with open(again) as f:
             self.assertEqual(json.load(f)["benchmarks"], after)
 
+    def test_todays_bandwidth_names_are_kept(self):
+        sys.path.insert(0, sr.TOOLS)
+        import gbresults as gb
+        for name in ("L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:256/size:3/manual_time",
+                     "L0/GlobalBandwidth/read/type:float16/access:persistent/groups_per_cu:16/passes:4/wg:256/size:3",
+                     "L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:auto/size:3/manual_time"):
+            self.assertEqual(gb.renamed_2026_11(name), name)
+        self.assertEqual(gb.renamed_2026_11("L0/GlobalBandwidth/copy/type:float4/access:coalesced/size:3/manual_time"),
+                         "L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:256/size:3/manual_time")
+
     def test_bad_input_is_one_line_and_exit_2(self):
         path = os.path.join(self.tmp.name, "bad.json")
         for content in ("[]", '{"foo": 1}', '{"benchmarks": [{"real_time": 1}]}', "{ not json"):

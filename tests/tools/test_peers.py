@@ -1,0 +1,466 @@
+# test_peers.py: tools/peers without torch, CuPy, clpeak or a GPU: the table from synthetic suite runs
+# and a synthetic peers file (best variant, ratios, goals, missing rows, sizes that differ), measure
+# with stand-ins for torch and clpeak, missing peers recorded as missing, and bad input (exit 2).
+"""Run with: /usr/bin/python3 -m unittest discover -s tests/tools -v"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synthruns as sr  # noqa: E402
+
+FLOP, BYTES, COPY = "flop_per_second", "bytes_per_second", "copy_fraction"
+COPY_BW = 4.21e12
+FFT1 = "L1/FFT/stockham/n:{n}/batch:{b}/dir:forward/size:3"
+
+# name (without /manual_time): (metric, value, counters). Names as gpu_bench lists them at --size=3.
+L0_SUITE = {
+    "L0/Compute/mad/type:float/width:4/wg:256/size:3": (FLOP, 65.3e12, {}),
+    "L0/Compute/mad/type:float/width:8/wg:256/size:3": (FLOP, 64.0e12, {}),
+    "L0/Compute/mad/type:double/width:4/wg:256/size:3": (FLOP, 33.3e12, {}),
+    "L0/Compute/mad/type:double/width:8/wg:256/size:3": (FLOP, 32.0e12, {}),
+    "L0/GlobalBandwidth/read/type:float16/access:blocked/wg:256/size:3": (BYTES, 4.355e12, {}),
+    "L0/GlobalBandwidth/read/type:float16/access:persistent/groups_per_cu:16/passes:4/wg:256/size:3":
+        (BYTES, 4.57e12, {}),
+    "L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:256/size:3": (BYTES, 4.10e12, {"buffer_bytes": 2 ** 30}),
+    "L0/GlobalBandwidth/copy/type:float4/access:blocked/wg:256/size:3": (BYTES, 4.196e12, {"buffer_bytes": 2 ** 30}),
+}
+L1_SUITE = {
+    "L1/GEMM/regblock/type:float/m:8192/n:8192/k:8192/wg:16x16/size:3": (FLOP, 40.2e12, {}),
+    "L1/GEMM/clblast/type:float/m:8192/n:8192/k:8192/size:3": (FLOP, 60e12, {}),  # a library: never the suite's
+    "L1/GEMM/regblock/type:double/m:8192/n:8192/k:8192/wg:16x16/size:3": (FLOP, 14.9e12, {}),
+    FFT1.format(n=16384, b=4096): (FLOP, 9.06e12, {}),
+    "L1/FFT/vkfft/n:16384/batch:4096/dir:forward/size:3": (FLOP, 11.72e12, {}),
+    "L1/FFT/stockham/n:16384/batch:4096/dir:inverse/size:3": (FLOP, 20e12, {}),  # inverse: not the row's
+    FFT1.format(n=1048576, b=64): (FLOP, 9.33e12, {}),
+    FFT1.format(n=1024, b=65536): (FLOP, 12.75e12, {}),
+    FFT1.format(n=4096, b=16384): (FLOP, 13.86e12, {}),
+    "L1/FFT2D/rows_cols_split/n:2048x2048/dir:forward/size:3": (FLOP, 6.98e12, {}),
+    "L1/FFT2D/rows_cols_split/n:2048x2048/dir:forward/split:64x32/cols:32/radix:8/size:3": (FLOP, 7.16e12, {}),
+    "L1/FFT2D/rows_cols_split/n:2048x2048/dir:forward/split:32x64/cols:64/radix:auto/size:3": (FLOP, 6.95e12, {}),
+    "L1/FFT2D/vkfft/n:2048x2048/dir:forward/size:3": (FLOP, 8.14e12, {}),
+    "L1/IntegralImage/rows_cols/out:sum/size:3": (COPY, 0.14, {}),
+    "L1/IntegralImage/fused/out:sum/size:3": (COPY, 0.10, {}),
+    "L1/IntegralImage/fused/out:sum_sq/size:3": (COPY, 0.50, {}),  # the squared sum: not the row's
+    "L1/BoxFilter/separable/type:float/radius:15/wg:32x8/size:3": (COPY, 0.20, {}),
+    "L1/BoxFilter/sliding/type:float/radius:15/wg:128/size:3": (COPY, 0.31, {}),
+    "L1/BoxFilter/sliding/type:float/radius:31/wg:128/size:3": (COPY, 0.72, {}),
+    "L1/Histogram/local_lanes/input:noise/size:3": (BYTES, 3.32e12, {"pixels": 2 ** 28}),
+    "L1/Histogram/local/input:noise/size:3": (BYTES, 2.2e12, {"pixels": 2 ** 28}),
+    "L1/Histogram/local/input:flat/size:3": (BYTES, 4.4e12, {"pixels": 2 ** 28}),  # not noise
+    "L1/Scan/lookback_window/type:int/window:32/items:32/walk:tree/size:3": (BYTES, 3.94e12, {"elements": 2 ** 28}),
+    "L1/Scan/lookback_window/type:float/window:32/items:32/walk:tree/size:3": (BYTES, 3.95e12, {"elements": 2 ** 27}),
+    "L1/Transpose/tiled_padded/wg:64x2/size:3": (BYTES, 3.75e12, {"width": 8192, "height": 8192}),
+    "L1/Transpose/tiled_padded/wg:16x16/size:3": (BYTES, 3.5e12, {"width": 8192, "height": 8192}),
+    "L2/StableFluids/jacobi/iterations:40/wg:128x2/size:3": (COPY, 0.68, {}),
+    "L2/StableFluids/jacobi/iterations:40/wg:auto/size:3": (COPY, 0.60, {}),
+    "L2/LatticeBoltzmann/D3Q19/wg:auto/size:3": (COPY, 0.904, {}),
+}
+ERRORED = "L1/BoxFilter/sliding/type:rgba8/radius:15/wg:128/size:3"
+
+PEERS = {
+    "cublas_sgemm": {"label": "cuBLAS SGEMM 8192^3, TF32 off", "library": "torch 2.11.0",
+                     "problem": {"m": 8192, "n": 8192, "k": 8192}, FLOP: 51.2e12},
+    "cufft_1d_16384x4096": {"label": "cuFFT 1-D", "library": "torch 2.11.0", "problem": {"n": 16384, "batch": 4096},
+                            FLOP: 10.81e12},
+    "cufft_1d_1048576x64": {"label": "cuFFT 1-D", "problem": {"n": 1048576, "batch": 64}, FLOP: 8.33e12},
+    "cufft_1d_1024x65536": {"label": "cuFFT 1-D", "problem": {"n": 1024, "batch": 65536}, FLOP: 12.0e12},
+    "cufft_2d_2048x2048": {"label": "cuFFT 2-D", "problem": {"nx": 2048, "ny": 2048}, FLOP: 8.57e12},
+    "cufft_2d_4096x4096": {"label": "cuFFT 2-D", "problem": {"nx": 4096, "ny": 4096}, FLOP: 9.47e12},
+    "cumsum_int": {"label": "cumsum int", "problem": {"elements": 2 ** 28}, BYTES: 2.0e12},
+    "cumsum_float": {"label": "cumsum float", "problem": {"elements": 2 ** 28}, BYTES: 2.0e12},
+    "transpose": {"label": "transpose", "problem": {"width": 8192, "height": 8192}, BYTES: 1.0e12},
+    "bincount": {"label": "bincount", "problem": {"pixels": 2 ** 28}, "missing": "torch: no bincount today"},
+    "cuda_copy": {"label": "device copy", "problem": {"buffer_bytes": 2 ** 30}, BYTES: 4.249e12},
+    "clpeak_float": {"label": "clpeak float", "library": "clpeak", FLOP: 64.5e12},
+    "clpeak_double": {"label": "clpeak double", "library": "clpeak", FLOP: 32.9e12},
+    "clpeak_read": {"label": "clpeak read", "library": "clpeak", BYTES: 4.457e12},
+}  # cufft_1d_4096x16384 left out: a peer the file does not hold
+
+
+def entries(suite):
+    out = []
+    for name, (metric, value, counters) in suite.items():
+        counters = dict(counters)
+        if metric == COPY:
+            counters[COPY] = value
+            metric, value = BYTES, value * COPY_BW
+        out += sr.measured(name + "/manual_time", [1e15 / value], work={metric: 1e6}, counters=counters)
+    return out
+
+
+def peers_file(path, peers=PEERS, **extra):
+    data = {"format": "gpu-bench-peers", "version": 1, "date": "2026-11-24T12:00:00+00:00", "device": "NVIDIA H200",
+            "backends": {"torch 2.11.0": "NVIDIA H200"}, "peers": peers}
+    data.update(extra)
+    with open(path, "w") as handle:
+        json.dump(data, handle)
+    return path
+
+
+class Table(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        ctx = sr.context(device="NVIDIA H200", copy_bytes_per_second=COPY_BW)
+        cls.l0 = sr.write_run(os.path.join(d, "l0.json"), entries(L0_SUITE), ctx)
+        errored = sr.bench(ERRORED + "/manual_time", [1.0], error="verification failed: max rel error 0.5")
+        cls.l1 = sr.write_run(os.path.join(d, "l1.json"), entries(L1_SUITE) + errored, ctx)
+        cls.peers = peers_file(os.path.join(d, "peers.json"))
+        cls.out = os.path.join(d, "table.json")
+        cls.done = sr.run_tool("peers", "table", cls.l0, cls.l1, cls.peers, "--json", cls.out)
+        assert cls.done.returncode == 0, cls.done.stderr
+        with open(cls.out) as handle:
+            cls.rows = {r["id"]: r for r in json.load(handle)["rows"]}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, rid, suite, ratio, verdict, peer=None):
+        row = self.rows[rid]
+        self.assertEqual(row["suite_benchmark"], suite, rid)
+        self.assertAlmostEqual(row["ratio"], ratio, delta=ratio * 1e-6, msg=rid)
+        self.assertEqual(row["verdict"], verdict, rid)
+        if peer:
+            self.assertIn(peer, row["peer"], rid)
+
+    def test_best_variant_and_ratio(self):
+        self.check("sgemm", "L1/GEMM/regblock/type:float/m:8192/n:8192/k:8192/wg:16x16/size:3", 40.2 / 51.2, "MISSED",
+                   "cuBLAS")  # CLBlast's 60 TFLOP/s is a library inside gpu_bench, not the suite's kernel
+        split = "L1/FFT2D/rows_cols_split/n:2048x2048/dir:forward/split:64x32/cols:32/radix:8/size:3"
+        self.check("fft2d_2048_cufft", split, 7.16 / 8.57, "MISSED")  # VkFFT's 8.14 is a peer, not the suite's
+        self.check("fft2d_2048_vkfft", split, 7.16 / 8.14, "MISSED", "L1/FFT2D/vkfft/n:2048x2048/dir:forward/size:3")
+        self.check("fft1d_16384_vkfft", FFT1.format(n=16384, b=4096), 9.06 / 11.72, "MISSED", "VkFFT")
+        self.check("fft1d_16384_cufft", FFT1.format(n=16384, b=4096), 9.06 / 10.81, "MISSED", "cuFFT")
+        self.check("fft1d_1048576_cufft", FFT1.format(n=1048576, b=64), 9.33 / 8.33, "met")
+        self.check("transpose", "L1/Transpose/tiled_padded/wg:64x2/size:3", 3.75, "met")
+        self.check("scan_int", "L1/Scan/lookback_window/type:int/window:32/items:32/walk:tree/size:3", 3.94 / 2.0,
+                   "met")
+
+    def test_peaks_and_bandwidth_rows(self):
+        # DGEMM against the highest FP64 figure: the suite's L0 double (33.3) above clpeak's (32.9).
+        self.check("dgemm", "L1/GEMM/regblock/type:double/m:8192/n:8192/k:8192/wg:16x16/size:3", 14.9 / 33.3,
+                   "MISSED", "L0/Compute/mad/type:double/width:4/wg:256/size:3")
+        self.check("fp32_peak", "L0/Compute/mad/type:float/width:4/wg:256/size:3", 65.3 / 64.5, "met", "clpeak")
+        self.check("fp64_peak", "L0/Compute/mad/type:double/width:4/wg:256/size:3", 33.3 / 32.9, "met")
+        persistent = "L0/GlobalBandwidth/read/type:float16/access:persistent/groups_per_cu:16/passes:4/wg:256/size:3"
+        self.check("read", persistent, 4.57 / 4.457, "met")
+        self.check("histogram_read", "L1/Histogram/local_lanes/input:noise/size:3", 3.32 / 4.57, "MISSED", persistent)
+        self.check("copy", "L0/GlobalBandwidth/copy/type:float4/access:blocked/wg:256/size:3", 4.196 / 4.249,
+                   "MISSED")  # 0.988 < 0.99
+
+    def test_copy_fraction_rows(self):
+        self.check("integral_image", "L1/IntegralImage/rows_cols/out:sum/size:3", 0.14, "MISSED", "copy bandwidth")
+        self.check("box_float_r15", "L1/BoxFilter/sliding/type:float/radius:15/wg:128/size:3", 0.31, "MISSED")
+        self.check("box_float_r31", "L1/BoxFilter/sliding/type:float/radius:31/wg:128/size:3", 0.72, "met")
+        self.check("stable_fluids", "L2/StableFluids/jacobi/iterations:40/wg:128x2/size:3", 0.68, "MISSED")
+        self.check("lbm_d3q19", "L2/LatticeBoltzmann/D3Q19/wg:auto/size:3", 0.904, "met")
+        self.assertAlmostEqual(self.rows["stable_fluids"]["peer_value"], COPY_BW)
+
+    def test_missing_rows_and_peers(self):
+        rows = self.rows
+        self.assertEqual((rows["fft2d_4096_cufft"]["verdict"], rows["fft2d_4096_cufft"]["note"]),
+                         ("missing", "not in this run"))
+        self.assertEqual(rows["lbm_d2q9"]["note"], "not in this run")
+        self.assertEqual(rows["box_rgba8_r31"]["note"], "not in this run")
+        self.assertIn("errored in this run: " + ERRORED, rows["box_rgba8_r15"]["note"])
+        self.assertEqual(rows["histogram_bincount"]["verdict"], "missing")
+        self.assertIn("peer not measured: torch: no bincount today", rows["histogram_bincount"]["note"])
+        self.assertIsNone(rows["histogram_bincount"]["ratio"])
+        self.assertIn("cufft_1d_4096x16384 not in peers.json", rows["fft1d_4096_cufft"]["note"])
+        # a suite problem that is not the peer's: no verdict on it
+        self.assertEqual(rows["scan_float"]["verdict"], "sizes differ")
+        self.assertIn("elements 134217728 / 268435456", rows["scan_float"]["note"])
+
+    def test_markdown(self):
+        out = self.done.stdout
+        self.assertIn("| row | suite benchmark", out)
+        line = next(l for l in out.splitlines() if l.startswith("| SGEMM"))
+        self.assertIn("| 40.2 TFLOP/s |", line)
+        self.assertIn("| 51.2 TFLOP/s |", line)
+        self.assertIn("| 0.785 | >= 0.90 | MISSED |", line)
+        line = next(l for l in out.splitlines() if l.startswith("| transpose"))
+        self.assertIn(">= 3.00 (keep) | met |", line)
+        self.assertIn("FFT 2-D 4096^2 vs cuFFT | - |", out)
+        self.assertRegex(out, r"\d+ rows: .*\d+ met.*\d+ missing")
+        self.assertEqual(len([l for l in out.splitlines() if l.startswith("| ")]), 1 + len(self.rows))
+
+    def test_older_names_are_renamed(self):
+        """A run from before the 2026-11 rename (the H200 FFT runs kept under data/) lines up."""
+        data = os.path.join(sr.HERE, "data", "h200_fft_a.json")
+        out = os.path.join(self.tmp.name, "old.json")
+        done = sr.run_tool("peers", "table", data, self.peers, "--json", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(out) as handle:
+            rows = {r["id"]: r for r in json.load(handle)["rows"]}
+        row = rows["fft2d_2048_vkfft"]  # rows_cols_split_sweep/.../radix:8 was the best forward 2048^2
+        self.assertEqual(row["suite_benchmark"],
+                         "L1/FFT2D/rows_cols_split/n:2048x2048/dir:forward/split:64x32/cols:32/radix:8/size:3")
+        self.assertIn("L1/FFT2D/vkfft/n:2048x2048/dir:forward/size:3", row["peer"])
+        self.assertAlmostEqual(row["ratio"], 7161514963367.688 / 8137546205147.991)
+        self.assertEqual(rows["sgemm"]["note"], "not in this run")
+
+    def test_bad_input(self):
+        d = self.tmp.name
+        notjson = os.path.join(d, "bad.txt")
+        with open(notjson, "w") as handle:
+            handle.write("{ not json")
+        other = os.path.join(d, "other.json")
+        with open(other, "w") as handle:
+            json.dump({"foo": 1}, handle)
+        badpeers = peers_file(os.path.join(d, "badpeers.json"), peers=[1, 2])
+        badvalue = peers_file(os.path.join(d, "badvalue.json"), peers={"cuda_copy": {BYTES: "fast"}})
+        cases = [
+            ("table", self.l1, os.path.join(d, "absent.json")),  # no such file
+            ("table", self.l1, notjson),
+            ("table", self.l1),                                   # no peers file
+            ("table", self.peers),                                # no suite run
+            ("table", self.l1, self.peers, self.peers),           # two peers files
+            ("table", self.l1, other, self.peers),
+            ("table", self.l1, badpeers),
+            ("table", self.l1, badvalue),
+            ("table", self.l1, self.peers, "--json", os.path.join(d, "no", "dir.json")),
+            ("table",), ("nonsense",), (),
+            ("measure", os.path.join(d, "m.json"), "--samples", "5"),
+            ("measure", os.path.join(d, "m.json"), "--only", "("),
+            ("measure", os.path.join(d, "no", "m.json")),
+        ]
+        for args in cases:
+            done = sr.run_tool("peers", *args)
+            self.assertEqual(done.returncode, 2, (args, done.stdout, done.stderr))
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, (args, done.stderr))
+            self.assertNotIn("Traceback", done.stderr)
+
+
+# ---------------------------------------------------------------- measure, with stand-ins
+
+FAKE_TORCH = '''
+"""A stand-in for torch in tests: every call advances a simulated device clock by its cost."""
+import types
+__version__ = "0.0-fake"
+version = types.SimpleNamespace(cuda="0.0")
+complex64, int32, uint8, float32 = "complex64", "int32", "uint8", "float32"
+COST = {"matmul": 0.02, "fft": 1e-4, "fft2": 5e-5, "cumsum": 3e-4, "copy": 5e-4}
+_clock = [0.0]
+class Tensor:
+    def __init__(self, dtype="float32"):
+        self.dtype = dtype
+    def t(self):
+        return self
+    def copy_(self, other):
+        _clock[0] += COST["copy"]
+        return self
+def _new(*shape, dtype="float32", device=None):
+    assert device == "cuda"
+    return Tensor(dtype)
+rand = randn = empty = _new
+def randint(low, high, size, dtype="int64", device=None):
+    return Tensor(dtype)
+def empty_like(x):
+    return Tensor(x.dtype)
+def _op(name):
+    def call(*args, out=None, **kwargs):
+        _clock[0] += COST[name]
+        return out or Tensor()
+    return call
+matmul, cumsum = _op("matmul"), _op("cumsum")
+fft = types.SimpleNamespace(fft=_op("fft"), fft2=_op("fft2"))
+def bincount(x, minlength=0):
+    raise RuntimeError("fake: no bincount for uint8\\nsecond line")
+def set_float32_matmul_precision(precision):
+    pass
+backends = types.SimpleNamespace(cuda=types.SimpleNamespace(matmul=types.SimpleNamespace(allow_tf32=True)),
+                                 cudnn=types.SimpleNamespace(allow_tf32=True))
+class Event:
+    def __init__(self, enable_timing=False):
+        self.at = None
+    def record(self):
+        self.at = _clock[0]
+    def synchronize(self):
+        pass
+    def elapsed_time(self, end):
+        return (end.at - self.at) * 1e3
+cuda = types.SimpleNamespace(is_available=lambda: True, get_device_name=lambda index=0: "Fake GPU", Event=Event,
+                             synchronize=lambda: None, _sleep=lambda cycles: None, empty_cache=lambda: None)
+'''
+
+FAKE_CLINFO = """#!/bin/sh
+echo 'Platform #0: Portable Computing Language'
+echo ' `-- Device #0: cpu'
+echo 'Platform #1: NVIDIA CUDA'
+echo ' `-- Device #0: NVIDIA H200'
+"""
+
+# clpeak 1.1.2's console output and XML dump (taken from a real run on PoCL, figures changed)
+FAKE_CLPEAK = """#!/bin/sh
+echo "$@" > "$(dirname "$0")/clpeak.args"
+xml=""
+while [ $# -gt 0 ]; do [ "$1" = -f ] && xml=$2; shift; done
+cat <<'TXT'
+Platform: NVIDIA CUDA
+  Device: NVIDIA H200
+    Driver version  : 580.159.04 (Linux x64)
+    Compute units   : 132
+    Clock frequency : 1980 MHz
+
+    Global memory bandwidth (GBPS)
+      float   : 4139.40
+      float16 : 4457.00
+
+    Single-precision compute (GFLOPS)
+      float   : 16000.00
+      float4  : 64500.00
+
+    No half precision support! Skipped
+
+    Double-precision compute (GFLOPS)
+      double   : 32900.00
+      double2  : 32800.00
+TXT
+[ -n "$xml" ] && [ -z "$NO_XML" ] && cat > "$xml" <<'XML'
+<?xml version="1.0" encoding="utf-8"?>
+<clpeak os="Linux x64">
+  <platform name="NVIDIA CUDA">
+    <device name="NVIDIA H200" driver_version="580.159.04" compute_units="132" clock_frequency="1980"
+            clock_frequency_unit="MHz">
+      <global_memory_bandwidth unit="gbps">
+        <float>4139.4</float>
+        <float16>4457</float16>
+      </global_memory_bandwidth>
+      <single_precision_compute unit="gflops">
+        <float>16000</float>
+        <float4>64500</float4>
+      </single_precision_compute>
+      <double_precision_compute unit="gflops">
+        <double>32900</double>
+        <double2>32800</double2>
+      </double_precision_compute>
+    </device>
+  </platform>
+</clpeak>
+XML
+exit 0
+"""
+
+
+class Measure(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = tmp.name
+        self.bin = os.path.join(self.dir, "bin")
+        os.mkdir(self.bin)
+        for name, text in (("clinfo", FAKE_CLINFO), ("clpeak", FAKE_CLPEAK)):
+            path = os.path.join(self.bin, name)
+            with open(path, "w") as handle:
+                handle.write(text)
+            os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        self.fakes = os.path.join(self.dir, "site")
+        for module, text in (("torch", FAKE_TORCH), ("cupy", "raise ImportError('no CuPy in this test')\n")):
+            os.makedirs(os.path.join(self.fakes, module))
+            with open(os.path.join(self.fakes, module, "__init__.py"), "w") as handle:
+                handle.write(text)
+
+    def measure(self, *args, path=None, torch=True, **env):
+        out = os.path.join(self.dir, "peers.json")
+        environ = dict(os.environ, PATH=path if path is not None else self.bin + os.pathsep + os.environ["PATH"],
+                       PYTHONPATH=self.fakes, **env)
+        if not torch:
+            with open(os.path.join(self.fakes, "torch", "__init__.py"), "w") as handle:
+                handle.write("raise ImportError('no torch in this test')\n")
+        done = subprocess.run([os.path.join(sr.TOOLS, "peers"), "measure", out, *args], capture_output=True,
+                              text=True, timeout=60, env=environ)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        with open(out) as handle:
+            return json.load(handle), done.stderr
+
+    def test_figures_from_cuda_events_and_clpeak(self):
+        data, err = self.measure()
+        self.assertEqual(data["format"], "gpu-bench-peers")
+        self.assertEqual(data["device"], "Fake GPU")
+        peers = data["peers"]
+        sgemm = peers["cublas_sgemm"]
+        self.assertAlmostEqual(sgemm["seconds"], 0.02)
+        self.assertAlmostEqual(sgemm[FLOP], 2 * 8192 ** 3 / 0.02, delta=1e3)
+        self.assertEqual((sgemm["batch"], sgemm["samples"]), (1, 15))
+        fft = peers["cufft_1d_1024x65536"]  # 0.1 ms a call: a batch of about 20 calls per sample
+        self.assertAlmostEqual(fft["seconds"], 1e-4)
+        self.assertGreaterEqual(fft["batch"], 20)
+        self.assertAlmostEqual(fft[FLOP], 5 * 1024 * 10 * 65536 / 1e-4, delta=1e3)
+        self.assertAlmostEqual(peers["cufft_2d_2048x2048"][FLOP], 5 * 2048 ** 2 * 22 / 5e-5, delta=1e3)
+        self.assertAlmostEqual(peers["cumsum_int"][BYTES], 8 * 2 ** 28 / 3e-4, delta=1e3)
+        self.assertAlmostEqual(peers["cuda_copy"][BYTES], 2 * 2 ** 30 / 5e-4, delta=1e3)
+        self.assertEqual(peers["transpose"]["problem"], {"width": 8192, "height": 8192})
+        # a peer torch fails, with no CuPy to fall back on: missing, with both reasons on one line
+        self.assertIn("fake: no bincount for uint8", peers["bincount"]["missing"])
+        self.assertIn("no CuPy in this test", peers["bincount"]["missing"])
+        self.assertIn("bincount not measured", err)
+        # clpeak on the NVIDIA platform that clinfo lists second, best width of each test
+        with open(os.path.join(self.bin, "clpeak.args")) as handle:
+            self.assertTrue(handle.read().startswith("-p 1 -d 0 --compute-sp --compute-dp --global-bandwidth"))
+        self.assertEqual(peers["clpeak_float"][FLOP], 64500e9)
+        self.assertEqual(peers["clpeak_double"][FLOP], 32900e9)
+        self.assertEqual((peers["clpeak_read"][BYTES], peers["clpeak_read"]["width"]), (4457e9, "float16"))
+
+    def test_clpeak_console_output_without_xml(self):
+        data, _ = self.measure("--only", "clpeak", NO_XML="1")
+        self.assertEqual(data["peers"]["clpeak_read"][BYTES], 4457e9)
+        self.assertEqual(data["peers"]["clpeak_double"][FLOP], 32900e9)
+        self.assertEqual(data["peers"]["cublas_sgemm"]["missing"], "not selected (--only)")
+
+    def test_nothing_to_measure_is_recorded_as_missing(self):
+        data, err = self.measure(path="/usr/bin:/bin", torch=False)
+        self.assertTrue(all("missing" in r for r in data["peers"].values()))
+        self.assertIn("no torch in this test", data["peers"]["cufft_2d_4096x4096"]["missing"])
+        self.assertIn("clpeak not found", data["peers"]["clpeak_float"]["missing"])
+        self.assertIn("no CUDA peers measured", err)
+        self.assertEqual(len(err.strip().splitlines()), 3, err)  # CUDA, clpeak, the file
+        # and the table of that file: every row with a CUDA or clpeak peer is missing, none crashes
+        run = sr.write_run(os.path.join(self.dir, "run.json"), entries(L1_SUITE), sr.context(device="NVIDIA H200"))
+        done = sr.run_tool("peers", "table", run, os.path.join(self.dir, "peers.json"))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("peer not measured: torch not importable", done.stdout)
+
+
+class Filter(unittest.TestCase):
+    def test_the_filter_covers_every_row(self):
+        """With $GPU_BENCH: the names it lists at --size=3 --all_sweeps under the filter hold every row."""
+        exe = os.environ.get("GPU_BENCH")
+        if not exe or not os.access(exe, os.X_OK):
+            raise unittest.SkipTest("GPU_BENCH does not name the gpu_bench executable")
+        flt = sr.run_tool("peers", "filter").stdout.strip()
+        done = subprocess.run([exe, "--benchmark_list_tests", "--all_sweeps", "--size=3",
+                               f"--benchmark_filter={flt}"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        names = [n.replace("/manual_time", "") for n in done.stdout.split()]
+        self.assertLess(len(names), 80)
+        peers = os.path.join(tempfile.mkdtemp(), "peers.json")
+        try:
+            run = sr.write_run(peers + ".run", [e for n in names for e in sr.measured(
+                n + "/manual_time", [1.0], work={FLOP: 1.0, BYTES: 1.0}, counters={COPY: 0.5})])
+            out = peers + ".table"
+            done = sr.run_tool("peers", "table", run, peers_file(peers, peers={}), "--json", out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out) as handle:
+                rows = json.load(handle)["rows"]
+        finally:
+            for path in (peers, peers + ".run", peers + ".table"):
+                if os.path.exists(path):
+                    os.unlink(path)
+        for row in rows:
+            if row["id"] != "fft2d_4096_cufft":  # the suite has no 4096^2 2-D FFT yet
+                self.assertIsNotNone(row["suite_benchmark"], row)
+            if "vkfft" in row["id"] or row["id"] in ("dgemm", "histogram_read"):
+                self.assertRegex(row["peer"], r"L0/|vkfft", row)  # the suite-side peers are in the run too
+
+
+if __name__ == "__main__":
+    unittest.main()
