@@ -103,22 +103,25 @@ int check_cpu_load(const gb::CliOptions& cli) {
   const auto before = gb::host_snapshot();
   std::this_thread::sleep_for(std::chrono::milliseconds(250));
   const auto busy = gb::others_busy(before, gb::host_snapshot());
+  bool refused = false;
   if (busy) {
     benchmark::AddCustomContext("host_busy_at_start", std::to_string(*busy));
     if (*busy > policy.max_host_busy) {
       std::fprintf(stderr, "%s: other processes use %.0f%% of the host's CPU time (--max_host_busy %.2f): results may be skewed\n",
                    cli.strict_env ? "error" : "warning", 100 * *busy, policy.max_host_busy);
-      if (cli.strict_env) return gb::kExitEnvironment;
+      refused = cli.strict_env;
     }
   }
-  auto load = gb::read_loadavg();
-  if (!load) return -1;
-  benchmark::AddCustomContext("cpu_load", std::to_string(*load));
-  double limit = cli.max_cpu_load ? *cli.max_cpu_load : std::thread::hardware_concurrency();
-  if (*load <= limit) return -1;
-  std::fprintf(stderr, "%s: host load average %.2f is above %.2f: results may be skewed\n",
-               cli.strict_env ? "error" : "warning", *load, limit);
-  return cli.strict_env ? gb::kExitEnvironment : -1;
+  if (auto load = gb::read_loadavg()) {
+    benchmark::AddCustomContext("cpu_load", std::to_string(*load));
+    const double limit = cli.max_cpu_load ? *cli.max_cpu_load : std::thread::hardware_concurrency();
+    if (*load > limit) {
+      std::fprintf(stderr, "%s: host load average %.2f is above %.2f: results may be skewed\n",
+                   cli.strict_env ? "error" : "warning", *load, limit);
+      refused = refused || cli.strict_env;
+    }
+  }
+  return refused ? gb::kExitEnvironment : -1;
 }
 
 int run(int argc, char** argv) {
