@@ -1,5 +1,6 @@
 // L2/StableFluids: one Eulerian stable-fluids step on a periodic 2-D grid: advection (velocity and
 // dye), divergence, J Jacobi pressure iterations, projection. Bytes per cell: 60 + 12 (J - 1).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -12,7 +13,12 @@ namespace {
 constexpr int kJacobi = 40;                 // pressure iterations per step
 constexpr float kDt = 0.5f;                 // velocities in [-1, 1] cells per unit time
 constexpr int kReferenceSteps = 2;          // steps compared with the host reference
-constexpr double kReferenceMargin = 1e-4;   // relative L2 of u, v, d
+// Each cell of u, v and dye within this share of the field's largest value. The backtrace's
+// position is off by about a rounding of a coordinate up to the grid edge n (a GPU's fused
+// multiply-adds round otherwise than the host), which moves an interpolated value by that share of
+// a neighbour difference (random fields: up to the field's range), once per step: 4 u n per step,
+// at least 1e-4 (size 1). The H200 at n = 2048 differed by 1.6e-4 (docs/PERFORMANCE.md, run 37).
+double reference_margin(int n) { return std::max(1e-4, kReferenceSteps * 4 * 0x1p-24 * n); }
 constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 |div before|
 
 struct Params {
@@ -159,9 +165,10 @@ gb::Check verify(Fixture& fx, const Params& p) {
   auto d = gb::download<float>(fx.d[fx.slot], cells);
   const std::string after = " after " + std::to_string(kReferenceSteps) + " steps";
   // Cell by cell, within the margin of each field's largest value.
-  std::vector<gb::Check> checks = {finite, gb::check_max_relative(u, want.u, kReferenceMargin, "u" + after),
-                                   gb::check_max_relative(v, want.v, kReferenceMargin, "v" + after),
-                                   gb::check_max_relative(d, want.d, kReferenceMargin, "dye" + after)};
+  const double margin = reference_margin(fx.n);
+  std::vector<gb::Check> checks = {finite, gb::check_max_relative(u, want.u, margin, "u" + after),
+                                   gb::check_max_relative(v, want.v, margin, "v" + after),
+                                   gb::check_max_relative(d, want.d, margin, "dye" + after)};
   const auto div_after = ref::fluid_divergence(fx.n, fx.n, u, v);
   auto norm = [](const std::vector<float>& x) {
     double sum = 0;
