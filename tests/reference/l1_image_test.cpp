@@ -149,7 +149,8 @@ TEST(ReductionReference, ManyChunksMatchASequentialPass) {
   std::vector<int32_t> ints(n);
   std::vector<float> floats(n);
   for (size_t i = 0; i < n; ++i) {
-    ints[i] = static_cast<int32_t>(bytes[i]) * 9000000 - 1000000000;  // the int32 sum would overflow
+    // -1e9 .. 1.295e9: the int32 sum would overflow (the product is taken in 64 bits: 255 * 9e6 is not an int32)
+    ints[i] = static_cast<int32_t>(int64_t{bytes[i]} * 9000000 - 1000000000);
     floats[i] = bytes[i] / 256.0f - 0.375f;  // multiples of 2^-8: every sum exact in double
   }
   ints[n - 3] = INT32_MIN;
