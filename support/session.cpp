@@ -62,6 +62,7 @@ cl::Kernel Session::kernel(const std::string& file, const std::string& name,
 }
 
 Session::~Session() {
+  for (auto it = on_close_.rbegin(); it != on_close_.rend(); ++it) (*it)();
   for (auto& [slot, s] : staging_) unmap(s);
 }
 
@@ -108,7 +109,7 @@ void open_session(const cl::Device& device, DeviceInfo info, int size_class, uns
 }
 
 void close_session() {
-  drop_cached_fixtures();  // their OpenCL objects go before the context that made them
+  drop_cached_fixtures();  // their buffers, kernels and queues belong to the session's context
   current().reset();
 }
 

@@ -2,10 +2,12 @@
 // cache (keyed by kernel file and build options, built ahead of time where the run said which).
 // Cases reach it through gb::session().
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cl.hpp"
 #include "devices.hpp"
@@ -54,6 +56,12 @@ class Session {
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work group this kernel can run on this device.
   size_t kernel_work_group_size(const cl::Kernel& kernel) const;
 
+  // OpenCL objects of this context held outside the session (process-wide caches) register
+  // their release here: the session runs these first when it closes, so that none is released
+  // after its context (under Oclgrind, releases at exit, after the context, corrupted the heap)
+  // or reused by a later session.
+  void on_close(std::function<void()> release) { on_close_.push_back(std::move(release)); }
+
  private:
   cl::Device device_;
   DeviceInfo info_;
@@ -67,12 +75,14 @@ class Session {
   };
   std::map<int, Staging> staging_;
   void unmap(Staging& s);
+  std::vector<std::function<void()>> on_close_;
   ProgramCache programs_;  // last: its builders use the context
 };
 
 // The session opened by main (or a test). Throws std::logic_error if none is open.
 Session& session();
 void open_session(const cl::Device& device, DeviceInfo info, int size_class, unsigned build_threads = 0);
+// Releases the cached fixtures and problems (gb::cached_fixture), then the session.
 void close_session();
 
 }  // namespace gb

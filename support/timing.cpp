@@ -89,6 +89,7 @@ Lead& lead() {
   }
   l.step_seconds = best > 0 ? best / kSteps : 1e-9;
   made = l;
+  s.on_close([] { made.reset(); });  // released with the session, not at exit
   return *made;
 }
 

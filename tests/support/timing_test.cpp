@@ -1,15 +1,20 @@
 // support/timing and support/measure on the default OpenCL device (PoCL's CPU in CI): a gated
 // batch runs every unit once, with or without its lead; an exception while enqueueing leaves no
-// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure.
+// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure;
+// closing the session releases the cached fixtures and the batch lead first, and a new session
+// makes its own lead.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "buffers.hpp"
 #include "cl_error.hpp"
 #include "devices.hpp"
+#include "fixture_cache.hpp"
 #include "measure.hpp"
 #include "session.hpp"
 #include "timing.hpp"
@@ -74,6 +79,42 @@ TEST_F(OnDevice, KernelWorkGroupLimitIsASkip) {
   EXPECT_NO_THROW(gb::require_work_group(kernel_, 1));
   EXPECT_NO_THROW(gb::require_work_group(kernel_, limit));
   EXPECT_THROW(gb::require_work_group(kernel_, limit + 1), gb::Unsupported);
+}
+
+// OpenCL objects cached for the whole process go before their context (under Oclgrind, released
+// after it at exit, they corrupted the heap), and the next session does not reuse them.
+TEST(SessionClose, ReleasesCachedObjectsFirstAndTheNextSessionMakesItsOwn) {
+  auto entries = gb::enumerate_devices();
+  if (entries.empty()) {
+    if (const char* ci = std::getenv("CI"); ci && std::string(ci) == "true") FAIL() << "no OpenCL device in CI";
+    GTEST_SKIP() << "no OpenCL device";
+  }
+  struct Fixture {
+    explicit Fixture(bool* f) : buffer(gb::make_buffer(64)), freed(f) {}
+    ~Fixture() { *freed = true; }
+    cl::Buffer buffer;
+    bool* freed;
+  };
+  for (int round = 0; round < 2; ++round) {
+    gb::open_session(entries[0].device, entries[0].info, 1);
+    bool fixture_freed = false, closed = false;
+    {
+      cl::Program program = gb::session().build(kSource, "", "timing_test");
+      cl::Kernel kernel(program, "add_one");
+      cl::Buffer counts = gb::upload(std::vector<cl_int>(kItems, 0));
+      GB_CL(kernel.setArg(0, counts));
+      gb::run_batch([&](gb::Batch& b) { b.launch(kernel, cl::NDRange(kItems)); }, 2, 1e-3);  // makes the lead
+      for (cl_int c : gb::download<cl_int>(counts, kItems)) ASSERT_EQ(c, 2);
+    }
+    gb::cached_fixture<Fixture>("session_close", [&] { return std::make_unique<Fixture>(&fixture_freed); });
+    gb::session().on_close([&] {
+      closed = true;
+      EXPECT_TRUE(fixture_freed) << "cached fixtures go before the session's own releases";
+    });
+    gb::close_session();
+    EXPECT_TRUE(fixture_freed);
+    EXPECT_TRUE(closed);
+  }
 }
 
 }  // namespace
