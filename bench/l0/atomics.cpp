@@ -80,6 +80,12 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->kernel = gb::session().kernel(program_of(p), p.space == Space::global ? "atomics_global" : "atomics_local");
   gb::require_work_group(fx->kernel, kGroup);
   fx->counters = gb::make_buffer(p.counters() * 4);
+  // The timed launches add into the global counters: from zero, not from whatever bits a fresh
+  // buffer holds (a float CAS on NaN or denormals would time other arithmetic).
+  if (p.space == Space::global) {
+    GB_CL(gb::session().queue().enqueueFillBuffer(fx->counters, cl_uint(0), 0, p.counters() * 4));
+    GB_CL(gb::session().queue().finish());
+  }
   GB_CL(fx->kernel.setArg(0, fx->counters));
   GB_CL(fx->kernel.setArg(1, static_cast<cl_uint>(p.addresses())));
   return fx;
