@@ -32,7 +32,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
-  const bool multi_pass = fft::global_passes(p.problem.nx).size() > 1;
+  const bool multi_pass = fft::global_passes(p.problem.nx, p.knobs.passes).size() > 1;
   fx->tmp = multi_pass ? gb::make_buffer(p.problem.bytes()) : fx->out;
   fx->pipeline = fft::pipeline_1d(p.problem, p.knobs, fx->in, fx->out, fx->tmp);
   fft::Problem back = p.problem;
@@ -64,7 +64,7 @@ void run(benchmark::State& state, const Params& p) {
 // Registers one variant, or names why this device cannot run it. A kernel whose own work-group
 // limit is too small is found when it is built, at run time, and skipped then.
 void add(const std::string& name, const Params& p) {
-  std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx).size() > 1 ? 4 : 3);
+  std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx, p.knobs.passes).size() > 1 ? 4 : 3);
   if (why.empty() && fft::largest_work_group(p.problem, p.knobs) > gb::session().info().max_work_group_size)
     why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (!why.empty()) return gb::skip_variant(name, why);
@@ -78,12 +78,20 @@ void add(const std::string& name, const Params& p) {
   });
 }
 
+// The library variants' lengths, and at size 1 (CI) three more for the radix plans a GPU's
+// sizes take (2048: a dft8 first pass; 2^16 and 2^20: column passes of 256 and 1024 points).
+std::vector<size_t> stockham_lengths(int size) {
+  auto lengths = fft::lengths_1d(size);
+  if (size == 1) lengths.insert(lengths.end(), {2048, size_t(1) << 16, size_t(1) << 20});
+  return lengths;
+}
+
 // Every configuration of a size class, named.
 std::vector<std::pair<std::string, Params>> configs(int size) {
   std::vector<std::pair<std::string, Params>> all;
   auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   // The problems, both directions, with the default knobs.
-  for (size_t n : fft::lengths_1d(size))
+  for (size_t n : stockham_lengths(size))
     for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
       Params p{fft::problem_1d(n, dir, size), fft::Knobs{}, size};
       add(fft::name("stockham", p.problem, size), p);
@@ -97,6 +105,16 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
       add(fft::name("stockham_twiddle", p.problem, size, {{"twiddle", fft::twiddle_name(tw)}}), p);
     }
+
+  // The longest length in three global passes where the fewest is two (2^20: 128 x 128 x 64
+  // points instead of 1024 x 1024): what one more pass over memory costs. At size 1 it is what
+  // runs the three-pass pipeline that a GPU's 2^22 takes.
+  if (const size_t n = stockham_lengths(size).back(); n >= (size_t(1) << 20) && fft::global_passes(n).size() < 3) {
+    fft::Knobs k;
+    k.passes = 3;
+    Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
+    add(fft::name("stockham", p.problem, size, {{"passes", "3"}}), p);
+  }
 
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
     // items per transform times transforms per group, for each radix; at size 1 only the default
@@ -126,8 +144,8 @@ gb::PathSet code_paths(int size, size_t) {
     for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
       for (const auto& key : fft::programs_1d(*problem, p.knobs)) fft::add_program_paths(paths, key);
     paths.insert(std::string(fft::dir_name(p.problem.dir)) + " transforms");
-    paths.insert(fft::global_passes(p.problem.nx).size() > 1 ? "global passes: " + std::to_string(fft::global_passes(p.problem.nx).size())
-                                                             : "one kernel per transform");
+    const size_t passes = fft::global_passes(p.problem.nx, p.knobs.passes).size();
+    paths.insert(passes > 1 ? "global passes: " + std::to_string(passes) : "one kernel per transform");
   }
   return paths;
 }

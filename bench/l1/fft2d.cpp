@@ -205,30 +205,46 @@ void add(const std::string& name, const Params& p) {
   });
 }
 
+// The transforms (nx x ny) of a size class: n x n, and at size 1 (CI) 1024 x 512 and 64 x 2048,
+// whose rows and columns take the plans of a GPU's 512 .. 2048 (dft4 and radix-32 passes, 3+
+// passes, 2048-point rows in local memory in turns) on at most half a million points.
+std::vector<std::pair<size_t, size_t>> extents(int size) {
+  std::vector<std::pair<size_t, size_t>> all;
+  for (size_t n : fft::sizes_2d(size)) all.emplace_back(n, n);
+  if (size == 1) all.insert(all.end(), {{1024, 512}, {64, 2048}});
+  return all;
+}
+
 // Every configuration of a size class, named.
 std::vector<std::pair<std::string, Params>> configs(int size) {
   std::vector<std::pair<std::string, Params>> all;
   auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
-  for (size_t n : fft::sizes_2d(size))
+  for (const auto& [nx, ny] : extents(size))
     for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed,
                         Shape::rows_cols_split})
       for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
-        Params p{fft::problem_2d(n, dir), shape, size, shape == Shape::rows_cols_wide ? wide_knobs(n) : fft::Knobs{}};
+        Params p{fft::Problem{nx, ny, 1, dir}, shape, size, shape == Shape::rows_cols_wide ? wide_knobs(ny) : fft::Knobs{}};
         if (shape == Shape::rows_cols_split) {
-          p.split = split_first(n);
-          p.cols_knobs = split_knobs(n, p.split);
+          p.split = split_first(ny);
+          p.cols_knobs = split_knobs(ny, p.split);
         }
         add(fft::name(shape_name(shape), p.problem, size), p);
       }
 
   // The column blocking of rows_cols_wide at the largest size: columns per work group (from what
   // local memory holds at once up to 1024-item groups) and the column pass's radix.
-  const size_t n = fft::sizes_2d(size).back();
+  // At size 1 (CI) the sweeps run on thin transforms whose swept dimension is 1024 points long:
+  // the plans a GPU's sweeps take (radix-32 and dft4 first passes), on 1/16 of 1024 x 1024.
+  const size_t n = size == 1 ? 1024 : fft::sizes_2d(size).back();
+  auto swept = [&](bool columns) {
+    return size != 1 ? fft::problem_2d(n, fft::Dir::forward)
+                     : columns ? fft::Problem{64, n, 1, fft::Dir::forward} : fft::Problem{n, 64, 1, fft::Dir::forward};
+  };
   for (int radix : {16, 32})
     for (size_t cols = std::max<size_t>(1, fft::local_points() / n); cols <= n; cols *= 2) {
       const fft::Knobs k = wide_knobs(n, cols, radix);
       if (n / fft::radix_plan(n, radix).radix * cols > 1024) break;  // no GPU runs larger groups
-      Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_wide, size, k};
+      Params p{swept(true), Shape::rows_cols_wide, size, k};
       add(fft::name("rows_cols_wide", p.problem, size, {{"cols", std::to_string(cols)}, {"radix", std::to_string(radix)}}),
           p);
     }
@@ -240,7 +256,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       fft::Knobs k;
       k.radix = radix;
       k.rows_per_group = rows;
-      Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_transposed, size, k};
+      Params p{swept(false), Shape::rows_transposed, size, k};
       add(fft::name("rows_transposed", p.problem, size, {{"rows", std::to_string(rows)}, {"radix", std::to_string(radix)}}),
           p);
     }
@@ -255,7 +271,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   const size_t p1 = split_first(n);
   for (const SplitSweep& sw : {SplitSweep{p1, 16, 0}, SplitSweep{p1, 32, 0}, SplitSweep{n / p1, 64, 0},
                                SplitSweep{p1, 32, 8}}) {  // the default (p1, 64 columns) is rows_cols_split
-    Params p{fft::problem_2d(n, fft::Dir::forward), Shape::rows_cols_split, size, split_knobs(n, sw.first, sw.cols, sw.radix)};
+    Params p{swept(true), Shape::rows_cols_split, size, split_knobs(n, sw.first, sw.cols, sw.radix)};
     p.split = sw.first;
     add(fft::name("rows_cols_split", p.problem, size,
                   {{"split", std::to_string(sw.first) + "x" + std::to_string(n / sw.first)},

@@ -31,9 +31,10 @@ struct Knobs {
   size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
   Twiddle twiddle = Twiddle::automatic;  // see twiddle_for()
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
+  size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
   std::string key() const {
     return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle) +
-           std::to_string(cols_per_group) + "c";
+           std::to_string(cols_per_group) + "c" + std::to_string(passes) + "p";
   }
 };
 
@@ -323,12 +324,13 @@ inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl
 // The lengths of the global passes of a 1-D transform of n points: one pass while n fits in a
 // work group's local memory, else as few passes as keep kMinColumns columns per work group, with
 // lengths as equal as possible (every read and write then comes in runs of >= 32 bytes).
-inline std::vector<size_t> global_passes(size_t n) {
+// `passes` > 0 asks for that many instead (a sweep point: what one more pass over memory costs).
+inline std::vector<size_t> global_passes(size_t n, size_t passes = 0) {
   const size_t in_local = local_points();
-  if (n <= in_local) return {n};
+  if (n <= in_local && passes == 0) return {n};
   const size_t max_len = std::max<size_t>(64, in_local / kMinColumns);
   const size_t ln = log2_of(n), lmax = log2_of(max_len);
-  const size_t count = (ln + lmax - 1) / lmax;
+  const size_t count = passes ? passes : (ln + lmax - 1) / lmax;
   std::vector<size_t> lens;
   size_t left = ln;
   for (size_t i = 0; i < count; ++i) {
@@ -351,7 +353,7 @@ inline Twiddle twiddle_for(size_t n, Twiddle t) {
 
 // The largest work group pipeline_1d launches for this problem (without building kernels).
 inline size_t largest_work_group(const Problem& p, const Knobs& k) {
-  const auto lens = global_passes(p.nx);
+  const auto lens = global_passes(p.nx, k.passes);
   if (lens.size() == 1) return p.nx / rows_radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
   size_t wg = 0;
   for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
@@ -364,7 +366,7 @@ inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, con
                             const cl::Buffer& tmp) {
   k.twiddle = twiddle_for(p.nx, k.twiddle);
   Pipeline pl;
-  const auto lens = global_passes(p.nx);
+  const auto lens = global_passes(p.nx, k.passes);
   if (lens.size() == 1) {
     pl.stages.push_back(rows_stage(p.nx, p.batch, p.dir, k, in, out));
     return pl;
@@ -411,7 +413,7 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
 // The programs pipeline_1d builds, without building them.
 inline std::vector<gb::ProgramKey> programs_1d(const Problem& p, Knobs k) {
   k.twiddle = twiddle_for(p.nx, k.twiddle);
-  const auto lens = global_passes(p.nx);
+  const auto lens = global_passes(p.nx, k.passes);
   if (lens.size() == 1) return {rows_program(p.nx, p.dir, k)};
   std::vector<gb::ProgramKey> keys;
   size_t ns = 1;

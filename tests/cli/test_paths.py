@@ -12,18 +12,7 @@ from cli_support import require_device, run
 
 # Paths a GPU takes that size 1 does not, each with the reason it is left so. Every entry must
 # still be a gap (the test fails once size 1 covers it, so the list only shrinks).
-KNOWN_GAPS = {
-    # The size-1 lengths (256 .. 2^14, in the benchmark names) have no radix plan of these; 2^20
-    # and 2^22 (size 3-4) take 1024-point and three global passes: seconds per transform on PoCL.
-    "L1/FFT": {"cols: dft16 first pass", "cols: dft32 first pass", "cols: dft32 passes", "global passes: 3",
-               "rows: dft8 first pass"},
-    # Size 1 runs 256 x 256 only (in the names); the plans of 512 .. 2048 and fft_rows_t's local
-    # memory in turns (2048 x 2048, 32 MiB) would take minutes on PoCL.
-    "L1/FFT2D": {"cols: 3+ radix passes", "cols: dft32 first pass", "cols: dft4 first pass",
-                 "rows: 2+ first-pass butterflies per work item", "rows: 3+ radix passes", "rows: dft32 passes",
-                 "rows: dft4 first pass", "rows: dft8 first pass", "rows_t: 3+ radix passes", "rows_t: dft2 first pass",
-                 "rows_t: dft32 first pass", "rows_t: dft4 first pass", "rows_t: local memory in 2+ turns (PIECES)"},
-}
+KNOWN_GAPS = {}
 
 
 class CodePaths(unittest.TestCase):
