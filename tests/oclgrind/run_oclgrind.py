@@ -169,9 +169,11 @@ def kind_of(headline):
     return "other"
 
 
-def findings(log_text):
+def findings(log_text, source_lines=None):
     """Each message of the log: kind, kernel, source lines (a race names two: both, joined by
-    ' | '), headline, the whole text."""
+    ' | '), headline, the whole text. Oclgrind prints the Nth line of the program it was given,
+    where the shared headers (kernels/include) are pasted in ahead of a #line: N counts the kernel
+    file's own lines, so the text is taken from `source_lines` (the file) when given."""
     out, block = [], []
     for line in log_text.split("\n") + [""]:
         if line and not line[0].isspace() and block:
@@ -193,7 +195,10 @@ def findings(log_text):
             if s.startswith("Kernel:"):
                 f["kernel"] = s.split(":", 1)[1].strip()
             elif s.startswith("At line") and i + 1 < len(b):
-                where.append(b[i + 1].strip())
+                number = re.match(r"At line (\d+)", s)
+                n = int(number.group(1)) if number else 0
+                where.append(source_lines[n - 1].strip() if source_lines and 0 < n <= len(source_lines)
+                             else b[i + 1].strip())
             elif s.startswith(("Function:", "Error:")) and f["kind"] == "api":
                 where.append(s)
         f["where"] = " | ".join(where)
@@ -337,7 +342,7 @@ def run_pass(gpu_bench, rel, entry, checks, preload, oclgrind, tmp, deadline):
     return output, code, log_text, run, seconds
 
 
-def judge_pass(entry, output, code, log_text, run, seconds, allowed, used, failures):
+def judge_pass(rel, entry, output, code, log_text, run, seconds, allowed, used, failures):
     """Adds this pass's failures; counts the allowed findings per allow-list entry in `used`.
     Returns the kernels it ran (launch counts) and its number of messages."""
     # Oclgrind's instruction histograms name each kernel run; the rest is gpu_bench's output.
@@ -364,7 +369,8 @@ def judge_pass(entry, output, code, log_text, run, seconds, allowed, used, failu
     elif code == 0:
         failures.append("gpu_bench wrote no results")
 
-    found = findings(log_text)
+    with open(os.path.join(ROOT, "kernels", rel)) as f:
+        found = findings(log_text, f.read().split("\n"))
     limit = [f for f in found if re.match(r"Oclgrind: \d+ errors generated", f["headline"])]
     if limit:
         failures.append(f"Oclgrind reached --max-errors {entry.get('max_errors', MAX_ERRORS)}: "
@@ -412,7 +418,7 @@ def run_file(gpu_bench, rel, preload=None):
     for p in passes:
         with tempfile.TemporaryDirectory() as tmp:
             output, code, log_text, run, took = run_pass(gpu_bench, rel, entry, p, preload, oclgrind, tmp, deadline)
-        pass_ran, pass_messages = judge_pass(entry, output, code, log_text, run, took, allowed, used, failures)
+        pass_ran, pass_messages = judge_pass(rel, entry, output, code, log_text, run, took, allowed, used, failures)
         ran.update(pass_ran)
         messages += pass_messages
         logs.append(log_text)
