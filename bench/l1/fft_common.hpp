@@ -75,10 +75,7 @@ inline Problem problem_2d(size_t n, Dir dir) { return Problem{n, n, 1, dir}; }
 
 // Why a device cannot hold the problem (empty if it can): the variant is then skipped.
 inline std::string too_large(const Problem& p, int buffers) {
-  const auto& d = gb::session().info();
-  if (p.bytes() > d.max_alloc_bytes) return "buffer above CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-  if (p.bytes() * buffers > d.global_mem_bytes / 2) return "buffers above half the device memory";
-  return "";
+  return gb::memory_shortfall(std::vector<uint64_t>(buffers, p.bytes()));
 }
 
 // "L1/FFT/<variant>/n:1024/batch:65536/dir:forward/size:3", "L1/FFT2D/<variant>/n:1024x1024/...".

@@ -1,6 +1,7 @@
 // Math function throughput and accuracy: FUNCTION (sin, native_sin, half_sin, pow, ...) on float.
 // math: CHAINS chains of `iters` calls per work item, each input derived from the last
-// result; math_accuracy: FUNCTION on a fixed input set. BINARY: FUNCTION(x, p).
+// result; math_accuracy: FUNCTION on a fixed input set, pow with an exponent per input.
+// BINARY: FUNCTION(x, p).
 #ifndef FUNCTION
 #define FUNCTION sin
 #endif
@@ -17,7 +18,8 @@
 // The next input, always in [lo, lo + range]: t = c*y + s folded by a triangle wave of period 2.
 // s steps by phi per call (a quasi-random walk) and starts at the work item's u, so inputs cover
 // the domain and differ between work items; c*range*|f'| <= 1/2 keeps host replay errors from
-// growing. With c = phi = 0 the same input comes back every call, through the same instructions.
+// growing. With c = 0 the walk alone (the slow-path inputs); with c = phi = 0 the same input comes
+// back every call, through the same instructions.
 float next_input(float y, float s, float c, float lo, float range) {
   const float t = fma(c, y, s);
   const float fold = fabs(t - 2.0f * rint(t * 0.5f));
@@ -58,8 +60,11 @@ __kernel void math(__global float* out, const float lo, const float range, const
   out[gid] = sum;
 }
 
-__kernel void math_accuracy(__global const float* in, __global float* out, const float p) {
+__kernel void math_accuracy(__global const float* in, __global const float* exponents, __global float* out) {
   const size_t i = get_global_id(0);
   const float x = in[i];
+#ifdef BINARY
+  const float p = exponents[i];
+#endif
   out[i] = CALL(x);
 }
