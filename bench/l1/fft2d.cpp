@@ -231,11 +231,11 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
         add(fft::name(shape_name(shape), p.problem, size), p);
       }
 
-  // The column blocking of rows_cols_wide at the largest size: columns per work group (from what
+  // The column blocking of rows_cols_wide at 2048^2 (1024^2 at size 2): columns per work group (from what
   // local memory holds at once up to 1024-item groups) and the column pass's radix.
   // At size 1 (CI) the sweeps run on thin transforms whose swept dimension is 1024 points long:
   // the plans a GPU's sweeps take (radix-32 and dft4 first passes), on 1/16 of 1024 x 1024.
-  const size_t n = size == 1 ? 1024 : fft::sizes_2d(size).back();
+  const size_t n = size == 1 ? 1024 : std::min<size_t>(2048, fft::sizes_2d(size).back());
   auto swept = [&](bool columns) {
     return size != 1 ? fft::problem_2d(n, fft::Dir::forward)
                      : columns ? fft::Problem{64, n, 1, fft::Dir::forward} : fft::Problem{n, 64, 1, fft::Dir::forward};
@@ -249,7 +249,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
           p);
     }
 
-  // rows_transposed's blocking at the largest size: rows per work group (the store's run length in
+  // rows_transposed's blocking at the sweep size: rows per work group (the store's run length in
   // float2) and radix, up to 256 work items (the H200's limit for these register-heavy kernels).
   for (int radix : {16, 32})
     for (size_t rows = 2; rows <= 16 && n / fft::radix_plan(n, radix).radix * rows <= 256; rows *= 2) {
@@ -261,7 +261,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
           p);
     }
 
-  // rows_cols_split at the largest size: columns per group (the run length: 128 to 512 bytes), the
+  // rows_cols_split at the sweep size: columns per group (the run length: 128 to 512 bytes), the
   // split's order (p1 x p2: which pass carries the twiddle) and radix 8 for the 64-point pass
   // (8 x 8, half the registers per work item, twice the work items: 32 columns in 256).
   struct SplitSweep {
