@@ -2,12 +2,14 @@
 // device or the memory (seed: the context-switch experiment, where a UI context's events slowed a
 // 2-D FFT in proportion to their number). Competitors: `context`, another process with its own
 // OpenCL context on the same device launching a small kernel 100 to 10000 times a second;
+// `thread_context`, the same from a thread of this process with a context of its own;
 // `host_copy`, a host thread streaming memcpy through buffers past the last-level cache at a share
 // of its own full rate; `alone`, the baseline. Bytes: N x 4 per pass, plus 4 per work item.
 //
-// Why a process and not a second context in this one: a UI is another process, and within one
-// process two contexts share the runtime (PoCL's worker threads, a driver's locks), so part of the
-// slowdown would be the runtime serialising its own calls. The process is gpu_bench started again
+// Why a process first: a UI is another process, and within one process two contexts share the
+// runtime (PoCL's worker threads, a driver's locks), so part of the slowdown may be the runtime
+// serialising its own calls; the thread variant is there for devices that admit one process only
+// (a GPU in an exclusive compute mode). The process is gpu_bench started again
 // (support/child_process: an OpenCL runtime does not survive a fork); it dies with this one.
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -15,10 +17,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -29,9 +34,9 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Competitor { alone, context, host_copy };
+enum class Competitor { alone, context, thread_context, host_copy };
 const char* competitor_name(Competitor c) {
-  static const char* names[] = {"alone", "context", "host_copy"};
+  static const char* names[] = {"alone", "context", "thread_context", "host_copy"};
   return names[static_cast<int>(c)];
 }
 
@@ -113,25 +118,23 @@ double baseline_seconds(Fixture& fx, int size) {
          })->seconds;
 }
 
-// ---- competitor: another process with its own context ------------------------------------------
-// The child's side: builds interference_tick in a context of its own on the parent's device, says
-// "ready", then launches it `rate` times a second, each launch waited for (an event, as a UI's
-// frame is presented), until the parent's SIGTERM; then "done <launches> <seconds> <counters...>".
-int context_child(const std::vector<std::string>& args) {
-  if (args.size() != 2) throw std::invalid_argument("interference_context: DEVICE_NUMBER RATE");
-  const size_t number = std::stoul(args[0]);
-  const double rate = std::stod(args[1]);
-  prctl(PR_SET_TIMERSLACK, 1UL);  // the default 50 us of slack is half the period at 10000/s
-  const auto devices = gb::enumerate_devices();
-  if (number < 1 || number > devices.size()) throw std::out_of_range("no device " + args[0]);
-  const cl::Device& device = devices[number - 1].device;
+// ---- competitor: another context launching small kernels ------------------------------------------
+// What the competitor did: launches, seconds, and its counters (each must have seen every launch).
+struct Ticks {
+  uint64_t launches = 0;
+  double seconds = 0;
+  std::vector<cl_uint> counts;
+};
+
+// Opens a context of its own on `device`, builds interference_tick, calls ready(), then launches it
+// `rate` times a second, each launch waited for (an event, as a UI's frame is presented), until
+// stop() says so. Returns the reason it cannot run (empty when it ran).
+std::string run_ticks(const cl::Device& device, double rate, const std::function<void()>& ready,
+                      const std::function<bool()>& stop, Ticks& out) {
   cl_int err = CL_SUCCESS;
   cl::Context context(device, nullptr, nullptr, nullptr, &err);
-  if (err != CL_SUCCESS) {  // e.g. a GPU in an exclusive compute mode: one context at a time
-    std::printf("unsupported: a second process cannot open a context on this device (%s)\n", gb::cl_error_name(err));
-    std::fflush(stdout);
-    return 0;
-  }
+  if (err != CL_SUCCESS)  // e.g. a GPU in an exclusive compute mode: one context at a time
+    return std::string("a second context cannot be opened on this device (") + gb::cl_error_name(err) + ")";
   cl::CommandQueue queue(context, device, 0, &err);
   GB_CL(err);
   cl::Program built(context, gb::kernel_source(program().file));
@@ -145,29 +148,63 @@ int context_child(const std::vector<std::string>& args) {
   GB_CL(queue.enqueueNDRangeKernel(tick, cl::NullRange, cl::NDRange(kTickItems)));  // code upload, not counted
   GB_CL(queue.enqueueFillBuffer(counts, cl_uint(0), 0, kTickItems * sizeof(cl_uint)));
   GB_CL(queue.finish());
-  std::printf("ready\n");
-  std::fflush(stdout);
+  ready();
 
   using clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC
   const auto period = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.0 / rate));
   const auto start = clock::now();
   auto next = start;
   uint64_t launches = 0;
-  while (!gb::child_stop_requested()) {
+  while (!stop()) {
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(next.time_since_epoch()).count();
     const timespec due{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-    if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nullptr) != 0) continue;  // SIGTERM: look again
+    if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nullptr) != 0) continue;  // a signal: look again
     GB_CL(queue.enqueueNDRangeKernel(tick, cl::NullRange, cl::NDRange(kTickItems)));
     GB_CL(queue.finish());
     ++launches;
     // A launch that came late does not make the next ones come early: the rate is at most `rate`.
     next = std::max(next + period, clock::now() - period);
   }
-  const double seconds = std::chrono::duration<double>(clock::now() - start).count();
-  std::vector<cl_uint> got(kTickItems);
-  GB_CL(queue.enqueueReadBuffer(counts, CL_TRUE, 0, got.size() * sizeof(cl_uint), got.data()));
-  std::printf("done %llu %.9f", static_cast<unsigned long long>(launches), seconds);
-  for (cl_uint c : got) std::printf(" %u", c);
+  out.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  out.launches = launches;
+  out.counts.assign(kTickItems, 0);
+  GB_CL(queue.enqueueReadBuffer(counts, CL_TRUE, 0, out.counts.size() * sizeof(cl_uint), out.counts.data()));
+  return "";
+}
+
+// Each counter saw every launch.
+gb::Check check_ticks(const Ticks& t) {
+  return gb::check_exact(t.counts, std::vector<cl_uint>(kTickItems, static_cast<cl_uint>(t.launches)),
+                         "competitor's counters (one per launch)");
+}
+
+// `context`: another process (gpu_bench started again). The child finds the parent's device by its
+// number and name, says "ready", ticks until the parent's SIGTERM, then writes "done <launches>
+// <seconds> <counters...>"; "unsupported: <why>" where it cannot (a device that a second process
+// does not see or cannot open: a GPU in an exclusive compute mode).
+std::string device_label(const gb::DeviceInfo& d) { return d.platform + " / " + d.name; }
+
+int context_child(const std::vector<std::string>& args) {
+  if (args.size() != 3) throw std::invalid_argument("interference_context: DEVICE_NUMBER DEVICE_LABEL RATE");
+  const size_t number = std::stoul(args[0]);
+  const double rate = std::stod(args[2]);
+  prctl(PR_SET_TIMERSLACK, 1UL);  // the default 50 us of slack is half the period at 10000/s
+  const auto devices = gb::enumerate_devices();
+  auto unsupported = [](const std::string& why) {
+    std::printf("unsupported: %s\n", why.c_str());
+    std::fflush(stdout);
+    return 0;
+  };
+  if (number < 1 || number > devices.size() || device_label(devices[number - 1].info) != args[1])
+    return unsupported("a second process does not see " + args[1] +
+                       " (a GPU in an exclusive compute mode lists no device to other processes)");
+  Ticks t;
+  const std::string why = run_ticks(
+      devices[number - 1].device, rate, [] { std::printf("ready\n"), std::fflush(stdout); },
+      [] { return gb::child_stop_requested(); }, t);
+  if (!why.empty()) return unsupported(why);
+  std::printf("done %llu %.9f", static_cast<unsigned long long>(t.launches), t.seconds);
+  for (cl_uint c : t.counts) std::printf(" %u", c);
   std::printf("\n");
   std::fflush(stdout);
   return 0;
@@ -175,13 +212,15 @@ int context_child(const std::vector<std::string>& args) {
 GB_CHILD_ENTRY("interference_context", context_child);
 
 // The parent's side: starts the child (and waits for "ready") and stops it, keeping what it did.
-class ContextCompetitor {
+class ProcessCompetitor {
  public:
-  explicit ContextCompetitor(int rate) : rate_(rate) {}
+  explicit ProcessCompetitor(int rate) : rate_(rate) {}
   void start() {
     const size_t number = gb::device_number(gb::session().device());
     if (number == 0) throw std::runtime_error("the session's device is not in the device list");
-    child_.emplace("interference_context", std::vector<std::string>{std::to_string(number), std::to_string(rate_)});
+    child_.emplace("interference_context", std::vector<std::string>{std::to_string(number),
+                                                                    device_label(gb::session().info()),
+                                                                    std::to_string(rate_)});
     const std::string line = child_->read_line(120);  // a cold compiler takes seconds on PoCL
     if (line.rfind("unsupported: ", 0) == 0) throw gb::Unsupported(line.substr(13));
     if (line != "ready") throw std::runtime_error("competitor process: " + line);
@@ -192,25 +231,72 @@ class ContextCompetitor {
     std::istringstream done(child_->read_line(5));
     std::string word;
     unsigned long long launches = 0;
-    done >> word >> launches >> seconds_;
+    done >> word >> launches >> ticks_.seconds;
     if (word != "done") throw std::runtime_error("competitor process: " + done.str());
-    launches_ = launches;
-    counts_.clear();
-    for (cl_uint c; done >> c;) counts_.push_back(c);
+    ticks_.launches = launches;
+    ticks_.counts.clear();
+    for (cl_uint c; done >> c;) ticks_.counts.push_back(c);
   }
-  double launches_per_second() const { return seconds_ > 0 ? static_cast<double>(launches_) / seconds_ : 0; }
-  // Each counter saw every launch the child made.
-  gb::Check check() const {
-    return gb::check_exact(counts_, std::vector<cl_uint>(kTickItems, static_cast<cl_uint>(launches_)),
-                           "competitor's counters (one per launch)");
-  }
+  const Ticks& ticks() const { return ticks_; }
 
  private:
   int rate_;
   std::optional<gb::ChildProcess> child_;
-  uint64_t launches_ = 0;
-  double seconds_ = 0;
-  std::vector<cl_uint> counts_;
+  Ticks ticks_;
+};
+
+// `thread_context`: a thread of this process with a context of its own: the same ticks without a
+// second process (where a GPU's exclusive compute mode allows one process only), and with the
+// runtime shared between the two contexts.
+class ThreadCompetitor {
+ public:
+  explicit ThreadCompetitor(int rate) : rate_(rate) {}
+  ~ThreadCompetitor() { halt(); }
+  void start() {
+    stop_ = false;
+    ready_ = false;
+    thread_ = std::thread([this] {
+      try {
+        why_not_ = run_ticks(gb::session().device(), rate_, [this] { signal_ready(); },
+                             [this] { return stop_.load(std::memory_order_relaxed); }, ticks_);
+      } catch (...) {
+        failure_ = std::current_exception();
+      }
+      signal_ready();  // also when it ended early
+    });
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_cv_.wait(lock, [this] { return ready_; });
+    if (failure_ || !why_not_.empty()) {
+      halt();
+      if (failure_) std::rethrow_exception(failure_);
+      throw gb::Unsupported(why_not_);
+    }
+  }
+  void stop() {
+    halt();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+  const Ticks& ticks() const { return ticks_; }
+
+ private:
+  void signal_ready() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ready_ = true;
+    ready_cv_.notify_all();
+  }
+  void halt() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  int rate_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable ready_cv_;
+  bool ready_ = false;
+  std::string why_not_;          // written by the thread before it signals or ends
+  std::exception_ptr failure_;
+  Ticks ticks_;
+  std::thread thread_;
 };
 
 // ---- competitor: a host thread streaming memory ---------------------------------------------------
@@ -311,18 +397,23 @@ void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_problem<Fixture>("interference/" + std::to_string(p.size_class),
                                          [&] { return make_fixture(p.size_class); });
   const double baseline = p.competitor == Competitor::alone ? 0 : baseline_seconds(fx, p.size_class);
-  std::optional<ContextCompetitor> context;
+  std::optional<ProcessCompetitor> context;
+  std::optional<ThreadCompetitor> thread_context;
   std::optional<HostCopyCompetitor> host_copy;
   gb::Measurement m = reference(fx);
   if (p.competitor == Competitor::context) {
     context.emplace(p.level);
     m.while_running([&] { context->start(); }, [&] { context->stop(); });
+  } else if (p.competitor == Competitor::thread_context) {
+    thread_context.emplace(p.level);
+    m.while_running([&] { thread_context->start(); }, [&] { thread_context->stop(); });
   } else if (p.competitor == Competitor::host_copy) {
     host_copy.emplace(host_buffers(), p.level);
     m.while_running([&] { host_copy->start(); }, [&] { host_copy->stop(); });
   }
   m.check([&] {
-    if (context) return gb::worst({verify(fx), context->check()});
+    if (context) return gb::worst({verify(fx), check_ticks(context->ticks())});
+    if (thread_context) return gb::worst({verify(fx), check_ticks(thread_context->ticks())});
     if (host_copy) return gb::worst({verify(fx), host_copy->check()});
     return verify(fx);
   });
@@ -335,7 +426,8 @@ void run(benchmark::State& state, const Params& p) {
                           : baseline;
   state.counters["slowdown"] = r.unit_seconds / base;
   state.counters["baseline_seconds"] = base;
-  if (context) state.counters["competitor_launch_rate"] = context->launches_per_second();
+  const Ticks* ticks = context ? &context->ticks() : thread_context ? &thread_context->ticks() : nullptr;
+  if (ticks) state.counters["competitor_launch_rate"] = ticks->seconds > 0 ? ticks->launches / ticks->seconds : 0;
   if (host_copy) {
     state.counters["competitor_copy_rate"] = host_copy->bytes_per_second();
     state.counters["competitor_share"] = host_copy->share();
@@ -362,13 +454,20 @@ void register_interference() {
   };
   // `alone` first: it records the baseline the others compare with. By default one point of the
   // context curve (the rest, and the host's memory traffic, with a filter: about 1 s each).
-  const Point points[] = {{Competitor::alone, 0, true},        {Competitor::context, 100, false},
-                          {Competitor::context, 1000, true},   {Competitor::context, 10000, false},
-                          {Competitor::host_copy, 25, false}, {Competitor::host_copy, 50, false},
+  const Point points[] = {{Competitor::alone, 0, true},
+                          {Competitor::context, 100, false},
+                          {Competitor::context, 1000, true},
+                          {Competitor::context, 10000, false},
+                          {Competitor::thread_context, 100, false},
+                          {Competitor::thread_context, 1000, true},
+                          {Competitor::thread_context, 10000, false},
+                          {Competitor::host_copy, 25, false},
+                          {Competitor::host_copy, 50, false},
                           {Competitor::host_copy, 100, false}};
   for (const Point& pt : points) {
     std::vector<std::pair<std::string, std::string>> axes{{"", competitor_name(pt.competitor)}};
-    if (pt.competitor == Competitor::context) axes.emplace_back("rate", std::to_string(pt.level));
+    if (pt.competitor == Competitor::context || pt.competitor == Competitor::thread_context)
+      axes.emplace_back("rate", std::to_string(pt.level));
     if (pt.competitor == Competitor::host_copy) axes.emplace_back("share", std::to_string(pt.level));
     axes.emplace_back("size", std::to_string(size));
     const Params p{pt.competitor, pt.level, size};
