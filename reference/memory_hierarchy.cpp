@@ -32,7 +32,7 @@ double working_set_read_sum(const std::vector<float>& in, const WorkingSetRead& 
   size_t idx = (group * r.seg + lid) & 0xFFFFFFFFu;
   for (size_t i = 0; i < r.loads; ++i) {
     const float* e = &in[(idx & mask) * r.width];
-    for (size_t k = 0; k < r.width; ++k) lanes[k] += e[k];
+    for (size_t k = 0; k < r.width; ++k) lanes[k] = lanes[k] * kWorkingSetDecay + e[k];
     idx = (idx + r.group_size) & 0xFFFFFFFFu;  // uint arithmetic, as the kernel
   }
   double sum = 0;

@@ -22,7 +22,10 @@ struct WorkingSetRead {
   size_t loads;        // LOADS
 };
 
-// The sum work item `gid` writes (in double), accumulated as the kernel orders it.
+// Each load's weight is the decay to the power of the loads after it (the kernel's DECAY).
+constexpr double kWorkingSetDecay = 1.0 - 1.0 / 512;
+
+// The weighted sum work item `gid` writes (in double), accumulated as the kernel orders it.
 double working_set_read_sum(const std::vector<float>& in, const WorkingSetRead& r, size_t gid);
 
 }  // namespace ref

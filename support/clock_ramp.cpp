@@ -60,7 +60,8 @@ RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print) {
     return rate;
   };
 
-  // Grow by x10 from one work group until a sample takes ~2 ms, then size it to ~20 ms.
+  // Grow by x10 from one work group until a sample takes ~2 ms, then size it to ~20 ms (within the
+  // allocation limit: the warm-up is sized by time, not a benchmark with a size in its name).
   const double max_groups = static_cast<double>(s.info().max_alloc_bytes / 4 / local);
   size_t groups = 1;
   cl::Buffer out = make_buffer(groups * local * sizeof(float));

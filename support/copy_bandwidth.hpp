@@ -15,7 +15,8 @@ struct CopyBandwidth {
 };
 
 // Bytes per buffer: 1 GiB on a GPU (far past any cache), 64 MiB on other devices (kept quick on
-// CPUs), never above the allocation limit nor 1/8 of the device memory.
+// CPUs), never above the allocation limit nor 1/8 of the device memory. It may shrink to fit: no
+// benchmark is named after it (a constant of the device; its line on stderr gives the size).
 size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t global_mem_bytes);
 
 // Measured on first use in this process (a few hundred ms), then cached. Prints one line on stderr.

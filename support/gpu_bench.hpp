@@ -1,12 +1,14 @@
 // The one header a case includes: session and programs, buffers, timing, work-group sweeps,
-// verification, registration, device waits (gb::finish under --kernel_timeout).
+// verification, registration, device fit, device waits (gb::finish under --kernel_timeout), child processes.
 #pragma once
 #include <benchmark/benchmark.h>
 
 #include "buffers.hpp"
+#include "child_process.hpp"
 #include "cl.hpp"
 #include "cl_error.hpp"
 #include "code_paths.hpp"
+#include "device_fit.hpp"
 #include "fixture_cache.hpp"
 #include "measure.hpp"
 #include "options.hpp"

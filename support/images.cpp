@@ -2,7 +2,7 @@
 // the stand-in.
 #include "images.hpp"
 
-#include "session.hpp"
+#include "device_fit.hpp"
 
 #include <png.h>
 
@@ -287,14 +287,9 @@ Image photo(const std::string& file, int channels, size_t width, size_t height, 
   return fit_image(stand_in, width, height, fit);
 }
 
-ImageSize device_image_size(const ImageSize (&by_class)[4], int size_class, size_t largest_bytes_per_pixel,
-                            size_t total_bytes_per_pixel) {
-  ImageSize s = by_class[size_class - 1];
-  const auto& d = session().info();
-  while (s.height > 1 && (s.width * s.height * largest_bytes_per_pixel > d.max_alloc_bytes ||
-                          s.width * s.height * total_bytes_per_pixel > d.global_mem_bytes / 2))
-    s.height /= 2;
-  return s;
+std::string image_buffers_shortfall(ImageSize s, size_t largest_bytes_per_pixel, size_t total_bytes_per_pixel) {
+  const uint64_t pixels = uint64_t(s.width) * s.height;
+  return memory_shortfall({pixels * largest_bytes_per_pixel, pixels * (total_bytes_per_pixel - largest_bytes_per_pixel)});
 }
 
 }  // namespace gb

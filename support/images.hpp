@@ -11,14 +11,13 @@
 
 namespace gb {
 
-// Width x height of a case's image: `by_class[size_class - 1]`, its height halved until the largest
-// buffer (`largest_bytes_per_pixel`) fits CL_DEVICE_MAX_MEM_ALLOC_SIZE and all buffers together
-// (`total_bytes_per_pixel`) fit half the device memory.
+// Width x height of a case's image (fixed by the size class).
 struct ImageSize {
   size_t width, height;
 };
-ImageSize device_image_size(const ImageSize (&by_class)[4], int size_class, size_t largest_bytes_per_pixel,
-                            size_t total_bytes_per_pixel);
+// Why the session's device cannot hold a case's buffers of an image of size `s` (empty if it can):
+// the largest, `largest_bytes_per_pixel`, and all together, `total_bytes_per_pixel` (gb::memory_shortfall).
+std::string image_buffers_shortfall(ImageSize s, size_t largest_bytes_per_pixel, size_t total_bytes_per_pixel);
 
 struct Image {
   size_t width = 0, height = 0;

@@ -55,8 +55,8 @@ struct Params {
   }
 };
 
-// Bytes per buffer: 1 GiB at size 3 (the GPU default, far past a 60 MB L2), 2 GiB at size 4, never
-// above the allocation limit, and all buffers together within half the device memory. 2 GiB halves
+// Bytes per buffer: 1 GiB at size 3 (the GPU default, far past a 60 MB L2), 2 GiB at size 4; a
+// device that cannot hold an operation's buffers skips its benchmarks (registration). 2 GiB halves
 // what the last wave of work groups and the gaps between kernels cost; it stays at size 4 because
 // set-up at 2 GiB takes minutes per configuration. Size 1 is 65 x 256 KiB: every grid still
 // divides it (blocked reads need whole work groups), but its odd factor leaves the persistent
@@ -66,12 +66,7 @@ static const size_t by_class_bytes[] = {65u << 18, 128u << 20, size_t(1) << 30, 
 // Inputs are multiples of 1/128 in [-1, 1): every work item's read sum (at most 2^17 values here)
 // is exact in float in any order, so the sums are checked for equality, each on its own.
 constexpr double kInputQuantum = 1.0 / 128;
-size_t buffer_bytes(int size_class, Op op) {
-  const auto& d = gb::session().info();
-  size_t bytes = by_class_bytes[size_class - 1];
-  while (bytes > d.max_alloc_bytes || bytes * buffers_of(op) > d.global_mem_bytes / 2) bytes /= 2;
-  return bytes;
-}
+size_t buffer_bytes(int size_class) { return by_class_bytes[size_class - 1]; }
 
 // ---- set-up -----------------------------------------------------------------------------------
 // The inputs of one operation at one buffer size, shared by every type, access pattern and work
@@ -87,7 +82,7 @@ struct Problem {
 
 std::unique_ptr<Problem> make_problem(Op op, int size_class) {
   auto pb = std::make_unique<Problem>();
-  pb->bytes = buffer_bytes(size_class, op);
+  pb->bytes = buffer_bytes(size_class);
   pb->floats = pb->bytes / sizeof(float);
   if (op == Op::write) return pb;
   pb->input_b = gb::random_multiples<float>(pb->floats, 1 + static_cast<int>(op), -128, 127, kInputQuantum);
@@ -109,6 +104,13 @@ struct Fixture {
   cl::NDRange global, local;
 };
 
+// Work items of a configuration over `floats` inputs: one per p.items() elements, or the resident grid.
+size_t work_items(const Params& p, size_t floats) {
+  const size_t elements = floats / p.width;
+  if (p.access != Access::persistent) return elements / p.items();
+  return std::min(elements, gb::session().info().compute_units * p.groups_per_unit * p.wg.x);
+}
+
 // The one program of a configuration: built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
   return {"l0/global_bandwidth.cl", "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
@@ -124,8 +126,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->problem = &pb;
   const bool persistent = p.access == Access::persistent;
   const size_t elements = pb.floats / p.width;
-  fx->work_items = persistent ? std::min(elements, s.info().compute_units * p.groups_per_unit * p.wg.x)
-                              : elements / p.items();
+  fx->work_items = work_items(p, pb.floats);
   fx->kernel =
       s.kernel(program_of(p), std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""));
   gb::require_work_group(fx->kernel, p.wg.size());
@@ -237,8 +238,12 @@ gb::PathSet code_paths(int size_class, size_t compute_units) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
-// One configuration, with the program its set-up builds.
+// One configuration, with the program its set-up builds; skipped where its buffers do not fit.
 void add(const std::string& name, const Params& p) {
+  const uint64_t bytes = buffer_bytes(p.size_class);
+  std::vector<uint64_t> buffers(buffers_of(p.op), bytes);
+  if (p.op == Op::read) buffers.push_back(work_items(p, bytes / sizeof(float)) * sizeof(float));  // partial sums
+  if (auto why = gb::memory_shortfall(buffers); !why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
                     [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
 }

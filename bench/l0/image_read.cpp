@@ -12,17 +12,18 @@ namespace {
 constexpr size_t kItems = 8;  // pixels summed per work item
 constexpr size_t kPixelBytes = 16;
 
-// Square image side: 256 MiB at size 3 (past H200's 60 MB L2), within the device's limits.
+// Square image side: 256 MiB at size 3 (past H200's 60 MB L2). A device whose image or memory
+// limits it exceeds skips the benchmark (registration).
 size_t image_side(int size_class) {
   static const size_t by_class[] = {512, 2048, 4096, 8192};
-  auto& s = gb::session();
-  size_t w_max = 0, h_max = 0;
-  GB_CL(s.device().getInfo(CL_DEVICE_IMAGE2D_MAX_WIDTH, &w_max));
-  GB_CL(s.device().getInfo(CL_DEVICE_IMAGE2D_MAX_HEIGHT, &h_max));
-  size_t side = by_class[size_class - 1];
-  while (side > kItems && (side > w_max || side > h_max || side * side * kPixelBytes > s.info().max_alloc_bytes))
-    side /= 2;
-  return side;
+  return by_class[size_class - 1];
+}
+
+// Why the device cannot hold the image and the column sums (empty if it can).
+std::string shortfall(int size_class) {
+  const uint64_t side = image_side(size_class);
+  const std::string image = gb::image_shortfall(side, side);
+  return !image.empty() ? image : gb::memory_shortfall({side * side * kPixelBytes, side * side / kItems * sizeof(float)});
 }
 
 struct Params {
@@ -112,6 +113,10 @@ void register_image_read() {
     return;
   }
   const gb::ProgramList programs = [] { return std::vector<gb::ProgramKey>{program()}; };
+  if (const std::string why = shortfall(size); !why.empty()) {
+    gb::skip_variant(name("*"), why);
+    return;
+  }
   gb::add_benchmark(name(fixed.label()), [p = Params{fixed, size}](benchmark::State& st) { run(st, p); }, programs);
   // The seed's shape question on a 2-D access pattern: every (N/y, y) shape for N = 64 (size 1)
   // or 64..max (larger sizes), plus the driver's choice. Max is the device's limit: a shape above

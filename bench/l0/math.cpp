@@ -1,8 +1,10 @@
 // L0/Math: throughput of log, exp, sin, cos, tan, sqrt, rsqrt, pow in full, native_ and half_
-// form, strict or -cl-fast-relaxed-math, on varied or repeated inputs (items = calls; each call
-// adds ~6 simple float ops that derive its input), and max_ulp against a double host reference.
+// form, strict or -cl-fast-relaxed-math, on varied or repeated inputs, and of the strict full form
+// on the inputs that take the slow paths (large, denormal, special); items = calls, each adding
+// ~6 simple float ops that derive its input; max_ulp against a double host reference.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "gpu_bench.hpp"
@@ -37,6 +39,37 @@ const Function kFunctions[] = {
 enum class Form { full, native, half };
 const char* form_name(Form f) { return f == Form::full ? "full" : f == Form::native ? "native" : "half"; }
 
+// The inputs axis: the function's ordinary domain walked (varied) or one input repeated
+// (unvaried); or a slow-path set of the strict full form, whose timed domain is kSlowPaths'.
+enum class Inputs { varied, unvaried, large, denormal, special };
+const char* inputs_name(Inputs in) {
+  static const char* names[] = {"varied", "unvaried", "large", "denormal", "special"};
+  return names[static_cast<int>(in)];
+}
+// Slow paths. Only the strict full form has an accuracy bound there: native_ is
+// implementation-defined, half_sin/cos/tan are defined on |x| <= 2^16 only, relaxed mode bounds
+// sin and cos on [-pi, pi] only and allows flushing denormals and any result for inf and NaN.
+struct SlowPath {
+  MathFunction fn;
+  Inputs inputs;
+  ref::MathEdge edge;  // the accuracy set beside the timed domain
+  float lo, range;     // timed domain [lo, lo + range]
+  float p;             // pow's exponent
+};
+const SlowPath kSlowPaths[] = {
+    // Past the short (Cody-Waite) range reductions, which libraries use up to about 1e5 (CUDA: 105615).
+    {MathFunction::sin, Inputs::large, ref::MathEdge::large, 0x1p17f, 0x1p20f, 0},
+    {MathFunction::cos, Inputs::large, ref::MathEdge::large, 0x1p17f, 0x1p20f, 0},
+    {MathFunction::tan, Inputs::large, ref::MathEdge::large, 0x1p17f, 0x1p20f, 0},
+    // Denormal inputs 2^-149 .. 2^-126 - 2^-149; exp's inputs give denormal results.
+    {MathFunction::log, Inputs::denormal, ref::MathEdge::denormal, 0x1p-149f, 0x1p-126f - 0x1p-148f, 0},
+    {MathFunction::sqrt, Inputs::denormal, ref::MathEdge::denormal, 0x1p-149f, 0x1p-126f - 0x1p-148f, 0},
+    {MathFunction::rsqrt, Inputs::denormal, ref::MathEdge::denormal, 0x1p-149f, 0x1p-126f - 0x1p-148f, 0},
+    {MathFunction::exp, Inputs::denormal, ref::MathEdge::denormal, -103.0f, 15.6f, 0},
+    // Negative bases with an odd integer exponent (the sign path); the accuracy set adds the rest.
+    {MathFunction::pow, Inputs::special, ref::MathEdge::special, -4.0f, 3.75f, 3.0f},
+};
+
 constexpr int kChains = 4;  // CHAINS knob
 constexpr size_t kLocal = 256;
 constexpr size_t kGroupsPerCu[] = {4, 24, 96, 192};
@@ -49,33 +82,39 @@ struct Params {
   const Function* fn;
   Form form;
   bool relaxed;
-  bool varied;
+  Inputs inputs;
   int size_class;
+  const SlowPath* slow = nullptr;  // the slow-path set, for inputs other than varied and unvaried
+
+  float lo() const { return slow ? slow->lo : fn->lo; }
+  float range() const { return slow ? slow->range : fn->range; }
+  float exponent() const { return slow ? slow->p : kPowExponent; }
 
   const char* opencl_name() const {
     return form == Form::full ? fn->full : form == Form::native ? fn->native : fn->half;
   }
   // The one program of a configuration (throughput and accuracy kernels): declared at registration.
+  // One program per form and mode holds every function's kernels (math_<f>, math_accuracy_<f>).
   gb::ProgramKey program() const {
-    return {"l0/math.cl", std::string("-DFUNCTION=") + opencl_name() +
-                                        (fn->id == MathFunction::pow ? " -DBINARY" : "") + " -DCHAINS=" +
-                                        std::to_string(kChains) + (relaxed ? " -cl-fast-relaxed-math" : "")};
+    const char* form_option = form == Form::full ? "" : form == Form::native ? "-DFORM_NATIVE " : "-DFORM_HALF ";
+    return {"l0/math.cl", std::string(form_option) + "-DCHAINS=" + std::to_string(kChains) +
+                              (relaxed ? " -cl-fast-relaxed-math" : "")};
   }
   // Strict full form: the throughput output replays within float rounding; everything else
   // is allowed the wide bound of the accuracy check below.
   bool exact_form() const { return form == Form::full && !relaxed; }
   std::string key() const {
-    return std::string(fn->name) + form_name(form) + (relaxed ? "r" : "s") + (varied ? "v" : "u") +
+    return std::string(fn->name) + form_name(form) + (relaxed ? "r" : "s") + inputs_name(inputs) +
            std::to_string(size_class);
   }
 };
 
 // ---- accuracy on a fixed input set ------------------------------------------------------------
-// The bound each (form, mode) is held to, per input: the spec's ulp for the strict full form;
-// 8192 ulp (the spec's half_ bound) or 2^-11 absolute near zeros for half_; and for native_
-// (implementation-defined) and relaxed-mode full forms, 1e-2 relative or 1e-3 absolute.
+// The bound each (form, mode) is held to, per input: the spec's ulp for the strict full form
+// (ref::ulp_error: special values exact); 8192 ulp (the spec's half_ bound) or 2^-11 absolute near
+// zeros for half_; and for native_ (implementation-defined) and relaxed-mode full forms, 1e-2
+// relative or 1e-3 absolute (the allowed error returned here).
 double allowed_error(const Params& p, double want) {
-  if (p.exact_form()) return p.fn->strict_ulp * ref::float_ulp(want);
   if (p.form == Form::half) return std::max(8192 * ref::float_ulp(want), 0x1p-11);
   return std::max(1e-2 * std::fabs(want), 1e-3);
 }
@@ -85,27 +124,57 @@ struct Accuracy {
   gb::Check check;  // worst error over its allowed error, against 1
 };
 
+// The timed domain's cell centres (pow: at the timed exponent), and for a slow path as many
+// random inputs of its edge set (ref::math_edge_inputs: up to FLT_MAX, every denormal binade,
+// pow's special cases).
+std::vector<ref::MathInput> accuracy_inputs(const Params& p) {
+  std::vector<ref::MathInput> in;
+  for (float x : ref::math_accuracy_inputs(p.lo(), p.range(), kAccuracyInputs)) in.push_back({x, p.exponent()});
+  if (p.slow) {
+    const auto edge = ref::math_edge_inputs(p.fn->id, p.slow->edge, kAccuracyInputs, 0x5EED + static_cast<int>(p.fn->id));
+    in.insert(in.end(), edge.begin(), edge.end());
+  }
+  return in;
+}
+
 Accuracy measure_accuracy(const Params& p) {
   auto& s = gb::session();
-  cl::Kernel k = s.kernel(p.program(), "math_accuracy");
-  const auto in = ref::math_accuracy_inputs(p.fn->lo, p.fn->range, kAccuracyInputs);
-  cl::Buffer in_buf = gb::upload(in), out_buf = gb::make_buffer(in.size() * sizeof(float));
+  cl::Kernel k = s.kernel(p.program(), std::string("math_accuracy_") + p.fn->name);
+  const auto in = accuracy_inputs(p);
+  std::vector<float> xs, ys;
+  for (const auto& v : in) {
+    xs.push_back(v.x);
+    ys.push_back(v.y);
+  }
+  cl::Buffer x_buf = gb::upload(xs), y_buf = gb::upload(ys), out_buf = gb::make_buffer(in.size() * sizeof(float));
   gb::poison(out_buf, in.size() * sizeof(float));
-  GB_CL(k.setArg(0, in_buf));
-  GB_CL(k.setArg(1, out_buf));
-  GB_CL(k.setArg(2, kPowExponent));
+  GB_CL(k.setArg(0, x_buf));
+  GB_CL(k.setArg(1, y_buf));
+  GB_CL(k.setArg(2, out_buf));
   GB_CL(s.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(in.size()), cl::NullRange));
   const auto got = gb::download<float>(out_buf, in.size());
   Accuracy a;
   double worst_ratio = 0;
+  size_t worst = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    const double want = ref::math_exact(p.fn->id, in[i], kPowExponent);
-    a.max_ulp = std::max(a.max_ulp, ref::ulp_error(got[i], want));
-    const double err = std::isfinite(got[i]) ? std::fabs(got[i] - want) : INFINITY;
-    worst_ratio = std::max(worst_ratio, err / allowed_error(p, want));
+    const double want = ref::math_exact(p.fn->id, in[i].x, in[i].y);
+    const double ulp = ref::ulp_error(got[i], want);
+    a.max_ulp = std::max(a.max_ulp, ulp);
+    const double ratio = p.exact_form() ? ulp / p.fn->strict_ulp
+                                        : (std::isfinite(got[i]) ? std::fabs(got[i] - want) : INFINITY) / allowed_error(p, want);
+    if (!(ratio <= worst_ratio)) {
+      worst_ratio = ratio;
+      worst = i;
+    }
   }
-  a.check = {worst_ratio, gb::scaled_margin(1.0),
-             std::string(p.opencl_name()) + " on " + std::to_string(in.size()) + " inputs (error / allowed)"};
+  std::string what = std::string(p.opencl_name()) + " on " + std::to_string(in.size()) + " inputs (error / allowed)";
+  if (worst_ratio > 0) {
+    char detail[160];
+    std::snprintf(detail, sizeof detail, "; worst at x = %a, y = %a: got %a, want %a", in[worst].x, in[worst].y, got[worst],
+                  ref::math_exact(p.fn->id, in[worst].x, in[worst].y));
+    what += detail;
+  }
+  a.check = {worst_ratio, gb::scaled_margin(1.0), what};
   return a;
 }
 
@@ -123,10 +192,14 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   fx->work_items = s.info().compute_units * kGroupsPerCu[p.size_class - 1] * kLocal;
-  const float c = static_cast<float>(0.5 / (p.fn->range * p.fn->max_slope));
-  fx->chain = {p.fn->lo, p.fn->range, p.varied ? c : 0.0f, p.varied ? kPhi : 0.0f, kPowExponent,
-               kChains, kIters[p.size_class - 1]};
-  fx->kernel = s.kernel(p.program(), "math");
+  // Varied: the walk plus feedback of each result (c * range * max |f'| = 1/2 keeps replay errors
+  // from growing); slow paths: the walk alone (c = 0 still costs the dependent fma), since over a
+  // steep domain (sin at 2^20: a float's spacing is 0.125) feedback would not contract; unvaried:
+  // neither, the same input every call.
+  const bool walk = p.inputs != Inputs::unvaried, feedback = p.inputs == Inputs::varied;
+  const float c = feedback ? static_cast<float>(0.5 / (p.fn->range * p.fn->max_slope)) : 0.0f;
+  fx->chain = {p.lo(), p.range(), c, walk ? kPhi : 0.0f, p.exponent(), kChains, kIters[p.size_class - 1]};
+  fx->kernel = s.kernel(p.program(), std::string("math_") + p.fn->name);
   gb::require_work_group(fx->kernel, kLocal);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);
@@ -169,28 +242,51 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+// Denormal inputs and results need CL_FP_DENORM: without it a device may flush them to zero
+// (OpenCL C: "edge case behavior in flush to zero mode"), and the denormal set would time and
+// check another path. It is then skipped.
+bool device_has_denormals() {
+  cl_device_fp_config config = 0;
+  GB_CL(gb::session().device().getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &config));
+  return (config & CL_FP_DENORM) != 0;
+}
+
 gb::PathSet code_paths(int size_class, size_t) {
-  gb::PathSet paths{"full, native_ and half_ forms, strict and relaxed"};
+  gb::PathSet paths{"full, native_ and half_ forms, strict and relaxed", "sin, cos, tan: large-argument reduction",
+                    "pow: special cases, negative bases"};
   gb::path_if(paths, kIters[size_class - 1] >= 2, "chains of 2+ calls");
+  gb::path_if(paths, device_has_denormals(), "log, exp, sqrt, rsqrt: denormal inputs or results");
   return paths;
 }
 
 void register_math() {
   const int size = gb::session().size_class();
   gb::declare_paths("L0/Math", code_paths);
-  for (const Function& fn : kFunctions)
+  const bool denormals = device_has_denormals();
+  auto name_of = [&](const Params& p) {
+    return gb::bench_name("L0/Math", {{"", p.fn->name},
+                                      {"form", form_name(p.form)},
+                                      {"mode", p.relaxed ? "relaxed" : "strict"},
+                                      {"inputs", inputs_name(p.inputs)},
+                                      {"size", std::to_string(size)}});
+  };
+  auto add = [&](const Params& p) {
+    gb::add_benchmark(name_of(p), [p](benchmark::State& st) { run(st, p); },
+                      [p] { return std::vector<gb::ProgramKey>{p.program()}; });
+  };
+  for (const Function& fn : kFunctions) {
     for (Form form : {Form::full, Form::native, Form::half})
       for (bool relaxed : {false, true})
-        for (bool varied : {true, false}) {
-          Params p{&fn, form, relaxed, varied, size};
-          gb::add_benchmark(gb::bench_name("L0/Math", {{"", fn.name},
-                                                       {"form", form_name(form)},
-                                                       {"mode", relaxed ? "relaxed" : "strict"},
-                                                       {"inputs", varied ? "varied" : "unvaried"},
-                                                       {"size", std::to_string(size)}}),
-                            [p](benchmark::State& st) { run(st, p); },
-                            [p] { return std::vector<gb::ProgramKey>{p.program()}; });
-        }
+        for (Inputs inputs : {Inputs::varied, Inputs::unvaried}) add(Params{&fn, form, relaxed, inputs, size});
+    for (const SlowPath& slow : kSlowPaths) {
+      if (slow.fn != fn.id) continue;
+      const Params p{&fn, Form::full, false, slow.inputs, size, &slow};
+      if (slow.inputs == Inputs::denormal && !denormals)
+        gb::skip_variant(name_of(p), "no denormal floats (CL_FP_DENORM not in CL_DEVICE_SINGLE_FP_CONFIG)");
+      else
+        add(p);
+    }
+  }
 }
 GB_CASE(register_math);
 

@@ -24,12 +24,10 @@ constexpr float kA = 0.999f, kB = 0.001f;  // x -> a x + b keeps values near [-1
 constexpr size_t kSampledLanes = 16384;
 
 // Buffer bytes per size class (each of in and out): far past the last cache level from size 3.
+// A device that cannot hold them skips the benchmark (registration).
 size_t buffer_bytes(int size_class) {
   static const size_t by_class[] = {4u << 20, 64u << 20, 512u << 20, size_t(2) << 30};
-  const auto& d = gb::session().info();
-  size_t bytes = by_class[size_class - 1];
-  while (bytes > d.max_alloc_bytes || bytes * 2 > d.global_mem_bytes / 2) bytes /= 2;
-  return bytes;
+  return by_class[size_class - 1];
 }
 
 // K = 4 x intensity: 2K FLOPs per 8 bytes. Intensities 0.25, 0.5, ... 256 FLOP/byte.
@@ -232,16 +230,25 @@ gb::PathSet code_paths(int size_class, size_t) {
 void register_roofline() {
   const int size = gb::session().size_class();
   gb::declare_paths("L0/Roofline", code_paths);
-  for (int k : ks())
-    gb::add_benchmark(gb::bench_name("L0/Roofline", {{"", "fma"},
-                                                     {"type", "float4"},
-                                                     {"intensity", intensity_label(k)},
-                                                     {"size", std::to_string(size)}}),
-                      [k, size](benchmark::State& st) { run_sweep(st, k, size); },
-                      [k] { return std::vector<gb::ProgramKey>{fma_program(k)}; });
-  gb::add_benchmark(gb::bench_name("L0/Roofline/add_per_read", {{"type", "float4"}, {"size", std::to_string(size)}}),
-                    [size](benchmark::State& st) { run_ratio(st, size); },
-                    [size] { return std::vector<gb::ProgramKey>{add_program(size), read_program()}; });
+  const uint64_t bytes = buffer_bytes(size);
+  const std::string sweep_shortfall = gb::memory_shortfall({bytes, bytes});  // in, out
+  for (int k : ks()) {
+    const std::string name = gb::bench_name("L0/Roofline", {{"", "fma"},
+                                                            {"type", "float4"},
+                                                            {"intensity", intensity_label(k)},
+                                                            {"size", std::to_string(size)}});
+    if (!sweep_shortfall.empty())
+      gb::skip_variant(name, sweep_shortfall);
+    else
+      gb::add_benchmark(name, [k, size](benchmark::State& st) { run_sweep(st, k, size); },
+                        [k] { return std::vector<gb::ProgramKey>{fma_program(k)}; });
+  }
+  const std::string ratio = gb::bench_name("L0/Roofline/add_per_read", {{"type", "float4"}, {"size", std::to_string(size)}});
+  if (auto why = gb::memory_shortfall({bytes, bytes / 16 / kReadItems * sizeof(float)}); !why.empty())  // in, sums
+    gb::skip_variant(ratio, why);
+  else
+    gb::add_benchmark(ratio, [size](benchmark::State& st) { run_ratio(st, size); },
+                      [size] { return std::vector<gb::ProgramKey>{add_program(size), read_program()}; });
 }
 GB_CASE(register_roofline);
 

@@ -163,7 +163,6 @@ gb::PathSet code_paths(int, size_t) { return {"copies: no kernel"}; }
 void register_transfer() {
   gb::declare_paths("L0/Transfer", code_paths);
   const int size = gb::session().size_class();
-  const auto max_alloc = gb::session().info().max_alloc_bytes;
   for (Direction dir : {Direction::write, Direction::read})
     for (Route route : {Route::pageable, Route::pinned, Route::map})
       for (size_t bytes : transfer_sizes(size)) {
@@ -172,8 +171,8 @@ void register_transfer() {
                                                    {"route", route_name(route)},
                                                    {"bytes", gb::bytes_label(bytes)},
                                                    {"size", std::to_string(size)}});
-        if (bytes > max_alloc)
-          gb::skip_variant(name, "transfer above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+        if (auto why = gb::memory_shortfall({bytes}); !why.empty())  // the size is in the name: skipped, never shrunk
+          gb::skip_variant(name, why);
         else
           gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, {}, in_default_run(bytes, size));
       }

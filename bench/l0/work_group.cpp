@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "device_fit.hpp"
 #include "gpu_bench.hpp"
 #include "reference/work_group.hpp"
 #include "sampling.hpp"
@@ -449,8 +450,15 @@ std::string device_limit_problem(const gb::WorkGroup& wg) {
   return "";
 }
 
+// The problems' buffers (bytes) per variant: a problem that does not fit is skipped, never shrunk.
+std::string stencil_shortfall(int size_class) {
+  const uint64_t bytes = kStencilImage[size_class - 1].pixels() * sizeof(float);
+  return gb::memory_shortfall({bytes, bytes});
+}
+
 void add_stencil(const std::string& name, const StencilParams& p, gb::DefaultRun by_default_run) {
   if (auto why = device_limit_problem(p.wg); !why.empty()) return gb::skip_variant(name, why);
+  if (auto why = stencil_shortfall(p.size_class); !why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run_stencil(st, p); },
                     [p] { return std::vector<gb::ProgramKey>{program(p.options)}; }, by_default_run);
 }
@@ -491,6 +499,11 @@ void register_work_group() {
   scale_adds.push_back({2, wg2(16, 16), size});
   for (const auto& p : scale_adds) {
     const std::string n = name("scale_add", "float", {{"dims", std::to_string(p.dims)}}, p.wg);
+    const uint64_t bytes = kScaleAddImage[size - 1].pixels() * sizeof(float);
+    if (auto why = gb::memory_shortfall({bytes, bytes, bytes}); !why.empty()) {
+      gb::skip_variant(n, why);
+      continue;
+    }
     if (auto why = device_limit_problem(p.wg); !why.empty()) {
       gb::skip_variant(n, why);
       continue;
@@ -501,6 +514,11 @@ void register_work_group() {
   // 4. The barrier kernel over sizes.
   for (const auto& wg : barrier_sizes(size)) {
     const std::string n = name("barrier", "uint", {}, wg);
+    const uint64_t bytes = (kBarrierItems[size - 1] + 256) * sizeof(uint32_t);
+    if (auto why = gb::memory_shortfall({bytes, bytes}); !why.empty()) {
+      gb::skip_variant(n, why);
+      continue;
+    }
     if (auto why = device_limit_problem(wg); !why.empty()) {
       gb::skip_variant(n, why);
       continue;

@@ -94,10 +94,11 @@ struct Params {
 
 // Width x height: class 1 is a multiple of 8 wide (strip_vec's vector-aligned loads and stores, as
 // on a GPU's 8192) but of no larger power of two (ragged 16- and 32-wide groups), and odd high
-// (ragged tiles, strips and segments); 3 is 8192^2 (256 MiB each way).
+// (ragged tiles, strips and segments); 3 is 8192^2 (256 MiB each way). A device that cannot hold
+// the buffers (8 bytes a pixel in the largest, 16 in all) skips the benchmark (registration).
 gb::ImageSize image_size(int size_class) {
   static const gb::ImageSize by_class[] = {{296, 203}, {2048, 2048}, {8192, 8192}, {16384, 16384}};
-  return gb::device_image_size(by_class, size_class, 8, 16);
+  return by_class[size_class - 1];
 }
 
 // Strip_vec's rows of loads in flight ahead of the row being summed: about 64 pixels' registers
@@ -340,6 +341,7 @@ void register_box_filter() {
   const int size = s.size_class();
   const gb::SweepLimits limits{d.max_work_group_size, {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, 64};
   const auto sweep = swept_shapes(size, limits);
+  const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 8, 16);
   // Problem (type, radius) outer, variant and shape inner: each problem's benchmarks run in a row.
   for (bool rgba8 : {false, true})
     for (int radius : kRadii)
@@ -383,7 +385,9 @@ void register_box_filter() {
                                                     {"wg", wg.label()}});
           const size_t local_bytes = v == Variant::fused ? p.fused_local_bytes(p.fused_rows()) : 0;
           const bool strip_like = v == Variant::strip || v == Variant::strip_vec;
-          if (strip_like && radius > kStripMaxRadius)
+          if (!shortfall.empty())
+            gb::skip_variant(name, shortfall);
+          else if (strip_like && radius > kStripMaxRadius)
             gb::skip_variant(name, std::string(variant_name(v)) + "'s register window is for small radii (<= " +
                                        std::to_string(kStripMaxRadius) + "); the sliding variant serves the larger ones");
           else if (wg.size() > d.max_work_group_size || std::max(kSlideColsGroup, kSlideRowsGroup) > d.max_work_group_size)

@@ -80,8 +80,8 @@ struct Params {
 // (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
 fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split,
                             const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
-  fft::Knobs k;
-  k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);  // one kernel per length: the table
+  if (shape == Shape::pipeline4) return fft::pipeline4(p, in, out, a, b);
+  const fft::Knobs k = fft::knobs_2d(p);  // one kernel per length: the table
   fft::Pipeline pl;
   if (shape == Shape::rows_transposed) {
     // rows_transposed: fft_rows_t twice, in -> a (a = the rows' transforms, transposed: the
@@ -108,15 +108,9 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     pl.stages.push_back(fft::cols_stage(p2, p1, p1, p.batch, true, p.dir, kc, b, out, p.nx));
     return pl;
   }
-  if (shape == Shape::pipeline4) {
-    pl.stages.push_back(fft::transpose_stage(p.nx, p.ny, p.batch, a, b));
-    pl.stages.push_back(fft::rows_stage(p.ny, p.nx * p.batch, p.dir, k, b, a));
-    pl.stages.push_back(fft::transpose_stage(p.ny, p.nx, p.batch, a, out));
-  } else {
-    fft::Knobs kc = shape == Shape::rows_cols_wide ? cols_knobs : k;
-    kc.twiddle = k.twiddle;
-    pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, kc, a, out));
-  }
+  fft::Knobs kc = shape == Shape::rows_cols_wide ? cols_knobs : k;
+  kc.twiddle = k.twiddle;
+  pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, kc, a, out));
   return pl;
 }
 
@@ -134,7 +128,7 @@ std::vector<gb::ProgramKey> programs(const fft::Problem& p, Shape shape, const f
       return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(split, p.ny / split, 1, false, p.dir, kc, p.nx),
               fft::cols_program(p.ny / split, split, split, true, p.dir, kc, p.nx)};
     case Shape::pipeline4:
-      return {fft::rows_program(p.nx, p.dir, k), fft::transpose_program(), fft::rows_program(p.ny, p.dir, k)};
+      return fft::pipeline4_programs(p);
     default:
       return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(p.ny, p.nx, p.nx, false, p.dir, kc)};
   }
@@ -231,11 +225,11 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
         add(fft::name(shape_name(shape), p.problem, size), p);
       }
 
-  // The column blocking of rows_cols_wide at the largest size: columns per work group (from what
+  // The column blocking of rows_cols_wide at 2048^2 (1024^2 at size 2): columns per work group (from what
   // local memory holds at once up to 1024-item groups) and the column pass's radix.
   // At size 1 (CI) the sweeps run on thin transforms whose swept dimension is 1024 points long:
   // the plans a GPU's sweeps take (radix-32 and dft4 first passes), on 1/16 of 1024 x 1024.
-  const size_t n = size == 1 ? 1024 : fft::sizes_2d(size).back();
+  const size_t n = size == 1 ? 1024 : std::min<size_t>(2048, fft::sizes_2d(size).back());
   auto swept = [&](bool columns) {
     return size != 1 ? fft::problem_2d(n, fft::Dir::forward)
                      : columns ? fft::Problem{64, n, 1, fft::Dir::forward} : fft::Problem{n, 64, 1, fft::Dir::forward};
@@ -249,7 +243,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
           p);
     }
 
-  // rows_transposed's blocking at the largest size: rows per work group (the store's run length in
+  // rows_transposed's blocking at the sweep size: rows per work group (the store's run length in
   // float2) and radix, up to 256 work items (the H200's limit for these register-heavy kernels).
   for (int radix : {16, 32})
     for (size_t rows = 2; rows <= 16 && n / fft::radix_plan(n, radix).radix * rows <= 256; rows *= 2) {
@@ -261,7 +255,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
           p);
     }
 
-  // rows_cols_split at the largest size: columns per group (the run length: 128 to 512 bytes), the
+  // rows_cols_split at the sweep size: columns per group (the run length: 128 to 512 bytes), the
   // split's order (p1 x p2: which pass carries the twiddle) and radix 8 for the 64-point pass
   // (8 x 8, half the registers per work item, twice the work items: 32 columns in 256).
   struct SplitSweep {

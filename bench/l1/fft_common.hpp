@@ -47,7 +47,7 @@ struct Problem {
 // ---- sizes by class ------------------------------------------------------------------------
 // 1-D: lengths 2^8..2^12 run in one kernel, longer ones in several passes; the batch makes the
 // points per run 2^20 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
-// 2^20 x 64) and 2^27. 2-D: one transform of n x n.
+// 2^20 x 64) and 2^27. 2-D: one transform of n x n (classes 3-4: up to 4096^2, 128 MiB).
 inline std::vector<size_t> lengths_1d(int size_class) {
   switch (size_class) {
     case 1: return {256, 1024, 4096, 1u << 14};
@@ -64,7 +64,7 @@ inline std::vector<size_t> sizes_2d(int size_class) {
   switch (size_class) {
     case 1: return {256};
     case 2: return {256, 512, 1024};
-    default: return {256, 512, 1024, 2048};
+    default: return {256, 512, 1024, 2048, 4096};
   }
 }
 
@@ -75,10 +75,7 @@ inline Problem problem_2d(size_t n, Dir dir) { return Problem{n, n, 1, dir}; }
 
 // Why a device cannot hold the problem (empty if it can): the variant is then skipped.
 inline std::string too_large(const Problem& p, int buffers) {
-  const auto& d = gb::session().info();
-  if (p.bytes() > d.max_alloc_bytes) return "buffer above CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-  if (p.bytes() * buffers > d.global_mem_bytes / 2) return "buffers above half the device memory";
-  return "";
+  return gb::memory_shortfall(std::vector<uint64_t>(buffers, p.bytes()));
 }
 
 // "L1/FFT/<variant>/n:1024/batch:65536/dir:forward/size:3", "L1/FFT2D/<variant>/n:1024x1024/...".
@@ -124,15 +121,21 @@ inline std::vector<size_t> sampled_members(const Problem& p) {
 }
 
 // Eigen's FFT (in double) of the sampled members of the current input, in the problem's direction.
-// Kept like the input (the last one made), since every variant of a problem and direction, the
-// libraries' included, compares against the same transform.
+// Kept like the input (the last one made), both directions side by side, since every variant of a
+// problem, the libraries' included, compares against the same transforms, and the variants
+// alternate forward and inverse (a 4096^2 reference takes seconds).
+struct ExpectedTransforms {
+  std::shared_ptr<const std::vector<double>> by_dir[2];  // forward, inverse: made when first asked
+};
 inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
-  const std::string key = p.key() + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
-  return gb::cached_host<const std::vector<double>>(key, [&] {
-    return std::make_shared<const std::vector<double>>(
+  const std::string key = p.n_label() + "/" + std::to_string(p.batch) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
+  auto both = gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); });
+  auto& t = both->by_dir[p.dir == Dir::inverse ? 1 : 0];
+  if (!t)
+    t = std::make_shared<const std::vector<double>>(
         p.is_2d() ? ref::fft_2d(input, p.nx, p.ny, p.batch, p.dir == Dir::inverse)
                   : ref::fft_1d(input, p.nx, sampled_members(p), p.dir == Dir::inverse));
-  });
+  return t;
 }
 
 // Element-wise against `want`, transform by transform (blocks of `block` floats): every value

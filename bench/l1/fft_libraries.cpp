@@ -157,7 +157,11 @@ struct Params {
   fft::Problem problem;
   Library library;
   int size_class;
-  std::string key() const { return std::string("fftlib/") + library_name(library) + "/" + problem.key(); }
+  // The fixture (buffers and a plan for both directions) is shared by a problem's forward and
+  // inverse benchmarks, registered one after the other: one plan (and its compiles) per size.
+  std::string fixture_key() const {
+    return std::string("fftlib/") + library_name(library) + "/" + problem.n_label() + "/" + std::to_string(problem.batch);
+  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -205,7 +209,7 @@ void mark(gb::Batch& b) {
 }
 
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(p.fixture_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) {
     mark(b);
     fx.plan->enqueue(p.problem.dir, fx.in, fx.out);
@@ -232,11 +236,13 @@ void register_fft_libraries() {
 #if defined(GPU_BENCH_HAVE_VKFFT)
   libraries.push_back(Library::vkfft);
 #endif
-  for (Library lib : libraries)
-    for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
-      for (size_t n : fft::lengths_1d(size)) add(Params{fft::problem_1d(n, dir, size), lib, size});
-      for (size_t n : fft::sizes_2d(size)) add(Params{fft::problem_2d(n, dir), lib, size});
-    }
+  const auto both = {fft::Dir::forward, fft::Dir::inverse};
+  for (Library lib : libraries) {
+    for (size_t n : fft::lengths_1d(size))
+      for (fft::Dir dir : both) add(Params{fft::problem_1d(n, dir, size), lib, size});
+    for (size_t n : fft::sizes_2d(size))
+      for (fft::Dir dir : both) add(Params{fft::problem_2d(n, dir), lib, size});
+  }
 }
 GB_CASE(register_fft_libraries);
 

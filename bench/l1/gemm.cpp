@@ -56,11 +56,9 @@ std::string bench_name(const std::string& variant, const char* type, const Shape
 static size_t padded(size_t cols) { return gb::round_up(cols, kAlign); }
 
 std::optional<std::string> too_big(const Shape& s, size_t element_bytes) {
-  const auto& d = gb::session().info();
-  const size_t a = s.m * padded(s.k) * element_bytes, b = s.k * padded(s.n) * element_bytes,
-               c = s.m * padded(s.n) * element_bytes;
-  if (std::max({a, b, c}) > d.max_alloc_bytes) return "a matrix exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-  if (a + b + c > d.global_mem_bytes / 2) return "the matrices exceed half the device memory";
+  const uint64_t a = s.m * padded(s.k) * element_bytes, b = s.k * padded(s.n) * element_bytes,
+                 c = s.m * padded(s.n) * element_bytes;
+  if (auto why = gb::memory_shortfall({a, b, c}); !why.empty()) return why;
   return std::nullopt;
 }
 

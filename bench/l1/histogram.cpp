@@ -51,10 +51,11 @@ struct Params {
 // item then takes 2+ trips of the paired loads, and some the odd uint4 after them, on any CI machine.
 constexpr size_t kSize1Groups = 16;
 
-// Width x height: class 1 is odd-sized (the per-pixel tail runs); 3 is 16384^2 (256 MiB).
+// Width x height: class 1 is odd-sized (the per-pixel tail runs); 3 is 16384^2 (256 MiB). A device
+// that cannot hold the buffers (1 byte a pixel in the largest, 2 in all) skips the benchmark.
 gb::ImageSize image_size(int size_class) {
   static const gb::ImageSize by_class[] = {{701, 499}, {4096, 4096}, {16384, 16384}, {32768, 32768}};
-  return gb::device_image_size(by_class, size_class, 1, 2);
+  return by_class[size_class - 1];
 }
 
 // ---- set-up: the problem (once per input, shared by every variant) ----------------------------
@@ -183,13 +184,16 @@ void run(benchmark::State& state, const Params& p) {
 void register_histogram() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/Histogram", code_paths);
+  const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 1, 2);
   for (Input in : {Input::photo, Input::noise, Input::flat})  // the problem outer: variants share it
     for (Variant v : {Variant::global, Variant::local, Variant::local_replicated, Variant::local_warp,
                       Variant::local_lanes, Variant::local_lanes16}) {
       Params p{v, in, size};
       const std::string name = gb::bench_name(
           "L1/Histogram", {{"", variant_name(v)}, {"input", input_name(in)}, {"size", std::to_string(size)}});
-      if (kWorkGroup > gb::session().info().max_work_group_size)
+      if (!shortfall.empty())
+        gb::skip_variant(name, shortfall);
+      else if (kWorkGroup > gb::session().info().max_work_group_size)
         gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));
       else
         gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },

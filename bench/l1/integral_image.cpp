@@ -31,10 +31,11 @@ struct Params {
 
 // Width x height: class 1 is wider than a row chunk (WG x 4 = 1024 pixels: the carry crosses a
 // chunk boundary, as in a GPU's rows of 8192) and odd-sized (a partial chunk, a partial vector,
-// ragged bands, segments and column groups); 3 is 8192^2.
+// ragged bands, segments and column groups); 3 is 8192^2. A device that cannot hold the buffers
+// (8 bytes a pixel in the largest, 13 in all) skips the benchmark (registration).
 gb::ImageSize image_size(int size_class) {
   static const gb::ImageSize by_class[] = {{1283, 277}, {4096, 4096}, {8192, 8192}, {16384, 16384}};
-  return gb::device_image_size(by_class, size_class, 8, 13);
+  return by_class[size_class - 1];
 }
 
 // ---- set-up: the problem (once per size, shared by every variant and output) ------------------
@@ -185,12 +186,15 @@ void register_integral_image() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/IntegralImage", code_paths);
   const auto& d = gb::session().info();
+  const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 8, 13);
   for (Variant v : {Variant::rows_cols, Variant::fused})
     for (bool squared : {false, true}) {
       Params p{v, squared, size};
       const std::string name = gb::bench_name(
           "L1/IntegralImage", {{"", variant_name(v)}, {"out", p.out()}, {"size", std::to_string(size)}});
-      if (std::max(kWorkGroup, kCols * kSegments) > d.max_work_group_size)
+      if (!shortfall.empty())
+        gb::skip_variant(name, shortfall);
+      else if (std::max(kWorkGroup, kCols * kSegments) > d.max_work_group_size)
         gb::skip_variant(name, "needs work groups of " + std::to_string(kCols * kSegments));
       else if (v == Variant::fused && squared && !d.has_extension("cl_khr_int64_base_atomics"))
         gb::skip_variant(name, "no cl_khr_int64_base_atomics to publish the squared bottom rows");

@@ -39,12 +39,10 @@ struct Params {
 
 // Elements: class 1 is not a multiple of 4 (the scalar tail runs) and, over kSize1Groups groups,
 // gives every work item two trips of the unrolled loop and some a remainder load; 3 is 2^28 (1 GiB).
+// A device that cannot hold the input skips the benchmark (registration).
 size_t element_count(int size_class) {
   static const size_t by_class[] = {(size_t(1) << 21) + 3, size_t(1) << 24, size_t(1) << 28, size_t(1) << 29};
-  const auto& d = gb::session().info();
-  size_t n = by_class[size_class - 1];
-  while (n * 4 > d.max_alloc_bytes || n * 4 > d.global_mem_bytes / 2) n /= 2;
-  return n;
+  return by_class[size_class - 1];
 }
 
 // Work groups of the first kernel: one per 4 * kWorkGroup elements, at most 8 per compute unit
@@ -193,13 +191,16 @@ void register_reduction() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/Reduction", code_paths);
   const auto& sub = gb::device_subgroup_support();
+  const std::string shortfall = gb::memory_shortfall({element_count(size) * 4});  // the input; partials are small
   for (bool is_int : {false, true})  // the problem outer: variants and operations share it
     for (Variant v : {Variant::local, Variant::subgroup})
       for (Op op : {Op::sum, Op::min, Op::max}) {
         Params p{v, op, is_int, size};
         const std::string name = gb::bench_name(
             "L1/Reduction", {{"", variant_name(v)}, {"op", op_name(op)}, {"type", p.type()}, {"size", std::to_string(size)}});
-        if (v == Variant::subgroup && !sub.available)
+        if (!shortfall.empty())
+          gb::skip_variant(name, shortfall);
+        else if (v == Variant::subgroup && !sub.available)
           gb::skip_variant(name, sub.reason);
         else if (kWorkGroup > gb::session().info().max_work_group_size)
           gb::skip_variant(name, "needs work groups of " + std::to_string(kWorkGroup));

@@ -28,15 +28,11 @@ struct Params {
   std::string key() const { return std::to_string(jacobi) + wg.label() + std::to_string(size_class); }
 };
 
-// Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields); halved until
-// the nine fields fit in half the device memory.
+// Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields). A device
+// that cannot hold the nine fields skips the benchmark (registration).
 int grid_edge(int size_class) {
   static const int edge[] = {128, 1024, 4096, 8192};
-  const auto& d = gb::session().info();
-  int n = edge[size_class - 1];
-  auto bytes = [](int e) { return static_cast<uint64_t>(e) * e * sizeof(float); };
-  while (n > 16 && (bytes(n) > d.max_alloc_bytes || 9 * bytes(n) > d.global_mem_bytes / 2)) n /= 2;
-  return n;
+  return edge[size_class - 1];
 }
 
 double bytes_per_cell(int jacobi) { return 60.0 + 12.0 * (jacobi - 1); }
@@ -218,6 +214,13 @@ void register_stable_fluids() {
   for (const auto& wg : gb::work_group_shapes(2, limits))
     if (wg.is_auto() ? size > 1 : wg.x >= 16 && (size > 1 || wg.x == 16 || wg.x == 64)) shapes.push_back(wg);
   if (shapes.empty()) gb::skip_variant("L2/StableFluids", "the device runs no 256-item work group");
+  const uint64_t field = uint64_t(grid_edge(size)) * grid_edge(size) * sizeof(float);
+  if (auto why = gb::memory_shortfall(std::vector<uint64_t>(9, field)); !why.empty()) {  // the nine fields
+    gb::skip_variant(gb::bench_name("L2/StableFluids", {{"", "jacobi"}, {"iterations", std::to_string(kJacobi)},
+                                                        {"wg", "*"}, {"size", std::to_string(size)}}),
+                     why);
+    return;
+  }
   for (const auto& wg : shapes) {
     Params p{kJacobi, wg, size};
     gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"", "jacobi"},

@@ -35,6 +35,10 @@ __kernel void memory_hierarchy_chase(__global const uint* restrict chain, __glob
 // fits one compute unit's cache is served from it; across the grid, an element is read again
 // after about the buffer's size of other reads, so a buffer that fits the last-level cache is
 // served from there and a larger one from DRAM.
+// Each load is weighted by DECAY^(loads after it) (a multiply-add, as cheap as the add), so a
+// small working set read again and again still gives every load its own share of the sum: half the
+// loads, doubled, or one load of a repeated element, scaled, do not match.
+#define DECAY 0.998046875f  // 1 - 2^-9: the first of 1024 loads still weighs 0.14
 __kernel void memory_hierarchy_read(__global const TYPE* restrict in, __global float* sums,
                                     const uint mask, const uint seg) {
   const uint lsize = get_local_size(0);
@@ -42,7 +46,7 @@ __kernel void memory_hierarchy_read(__global const TYPE* restrict in, __global f
   TYPE acc = 0;
 #pragma unroll 8
   for (int i = 0; i < LOADS; ++i) {
-    acc += in[idx & mask];
+    acc = acc * DECAY + in[idx & mask];
     idx += lsize;
   }
   sums[get_global_id(0)] = HSUM(acc);

@@ -1,6 +1,7 @@
 // reference/ of the L0 memory, atomics, enqueue and compile-time cases: small hand-checked cases.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <set>
@@ -107,9 +108,23 @@ TEST(SattoloCycle, DependsOnSeed) { EXPECT_NE(ref::sattolo_cycle(64, 1), ref::sa
 TEST(WorkingSetRead, WrapsAndOffsetsGroups) {
   std::vector<float> in{1, 2, 3, 4};
   ref::WorkingSetRead r{1, 4, 2, 0, 3};
-  EXPECT_EQ(ref::working_set_read_sum(in, r, 1), 2 + 4 + 2);  // idx 1, 3, 5 & 3
+  const double d = ref::kWorkingSetDecay;
+  EXPECT_DOUBLE_EQ(ref::working_set_read_sum(in, r, 1), (2 * d + 4) * d + 2);  // idx 1, 3, 5 & 3
   r.seg = 2;
-  EXPECT_EQ(ref::working_set_read_sum(in, r, 2), 3 + 1 + 3);  // group 1 starts at 2
+  EXPECT_DOUBLE_EQ(ref::working_set_read_sum(in, r, 2), (3 * d + 1) * d + 3);  // group 1 starts at 2
+}
+
+TEST(WorkingSetRead, FewerLoadsScaledDoNotMatch) {
+  // A working set smaller than a group's step: each work item reads one element again and again.
+  // Half the loads doubled (or one load times LOADS) must miss the sum by more than the check's bound.
+  std::vector<float> in(64 * 4);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = 0.25f + static_cast<float>(i % 7) / 16;
+  for (size_t loads : {64u, 256u, 1024u}) {
+    const ref::WorkingSetRead full{4, 64, 256, 0, loads}, half{4, 64, 256, 0, loads / 2};
+    const double want = ref::working_set_read_sum(in, full, 5), cheat = 2 * ref::working_set_read_sum(in, half, 5);
+    const double bound = (2.0 * loads + 2) * 0x1p-24 / (1 - (2.0 * loads + 2) * 0x1p-24) * 4.0 * loads;
+    EXPECT_GT(std::abs(want - cheat), 10 * bound) << loads;
+  }
 }
 
 TEST(LocalRead, LaneStrideAndWarpSteps) {
@@ -132,11 +147,12 @@ TEST(ConstantRead, UniformAndDivergent) {
 }
 
 TEST(AtomicSums, GlobalSharersAreSpreadLocalPerGroup) {
-  // Values ((gid + i) & 3) + 1: gid 0..7 add 1 2 3 4 1 2 3 4.
-  EXPECT_EQ(ref::atomic_global_sums(8, 2, 1), (std::vector<int32_t>{1 + 3 + 1 + 3, 2 + 4 + 2 + 4}));
-  EXPECT_EQ(ref::atomic_local_sums(8, 4, 2, 1), (std::vector<int32_t>{4, 6, 4, 6}));
+  // Two iterations: ((gid + 0) & 3) + 1, then 1 (the last): gid 0..7 add 2 3 4 5 2 3 4 5.
+  EXPECT_EQ(ref::atomic_global_sums(8, 2, 2), (std::vector<int32_t>{2 + 4 + 2 + 4, 3 + 5 + 3 + 5}));
+  EXPECT_EQ(ref::atomic_local_sums(8, 4, 2, 2), (std::vector<int32_t>{6, 8, 6, 8}));
   auto all = ref::atomic_global_sums(1000, 1, 16);
-  EXPECT_EQ(all[0], 1000 * 16 / 4 * (1 + 2 + 3 + 4));
+  // 4 whole cycles per work item, less the last iteration's cycle value (2500 over the 1000), plus its 1.
+  EXPECT_EQ(all[0], 1000 * 16 / 4 * (1 + 2 + 3 + 4) - 1000 / 4 * (1 + 2 + 3 + 4) + 1000);
 }
 
 TEST(CompileTime, ShortAndLongOutputs) {
