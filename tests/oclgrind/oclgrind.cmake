@@ -2,7 +2,7 @@
 # --data-races --uninitialized --check-api, judged by run_oclgrind.py against allowed.txt.
 # kernel_files.json says, per kernel file, which benchmarks reach its kernels.
 #
-# Labels: every test here has `oclgrind` (ctest -L oclgrind runs them all, about 20 minutes on
+# Labels: every test here has `oclgrind` (ctest -L oclgrind runs them all, over an hour on
 # 2 cores). The ones outside the CI subset also have `oclgrind_full`, which tools/run-tests leaves
 # out unless told otherwise (see README, "Tests"); `ci: true` in kernel_files.json puts a file in
 # the subset.
