@@ -198,7 +198,8 @@ int context_child(const std::vector<std::string>& args) {
   };
   if (number < 1 || number > devices.size() || device_label(devices[number - 1].info) != args[1])
     return unsupported("a second process does not see " + args[1] +
-                       " (a GPU in an exclusive compute mode lists no device to other processes)");
+                       " while this one holds it (an exclusive compute mode, or a machine that lends the GPU"
+                       " to one process)");
   Ticks t;
   const std::string why = run_ticks(
       devices[number - 1].device, rate, [] { std::printf("ready\n"), std::fflush(stdout); },
