@@ -1,8 +1,9 @@
 // The one header a case includes: session and programs, buffers, timing, work-group sweeps,
-// verification, registration, device fit, device waits (gb::finish under --kernel_timeout).
+// verification, registration and axes, device fit, device waits (gb::finish under --kernel_timeout).
 #pragma once
 #include <benchmark/benchmark.h>
 
+#include "axes.hpp"
 #include "buffers.hpp"
 #include "cl.hpp"
 #include "cl_error.hpp"
