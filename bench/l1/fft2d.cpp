@@ -17,10 +17,12 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed, rows_cols_split };
-const char* shape_name(Shape s) {
-  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide", "rows_transposed", "rows_cols_split"};
-  return names[static_cast<int>(s)];
-}
+const gb::Axis<Shape> kShape{"",
+                            {{Shape::pipeline4, "pipeline4"},
+                             {Shape::rows_cols, "rows_cols"},
+                             {Shape::rows_cols_wide, "rows_cols_wide"},
+                             {Shape::rows_transposed, "rows_transposed"},
+                             {Shape::rows_cols_split, "rows_cols_split"}}};
 
 // rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
 // touched, as rows_cols has at 1024 x 1024, where it matches VkFFT), unless local memory holds
@@ -66,10 +68,6 @@ struct Params {
   int size_class;
   fft::Knobs cols_knobs;  // the column pass of rows_cols_wide (and _split); rows_transposed: fft_rows_t's knobs
   size_t split = 0;       // rows_cols_split: p1, the first column pass's length
-  std::string key() const {
-    return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key() + "/" +
-           std::to_string(split);
-  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -170,7 +168,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark ---------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline.enqueue(b); };
   gb::measure(state, fft::with_work(gb::Measurement::device(unit), p.problem, fx.pipeline.passes())
                          .poison(fx.out, p.problem.bytes())
@@ -220,15 +218,14 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   std::vector<std::pair<std::string, Params>> all;
   auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   for (const auto& [nx, ny] : extents(size))
-    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed,
-                        Shape::rows_cols_split})
-      for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
+    for (Shape shape : kShape.all())
+      for (fft::Dir dir : fft::kDir.all()) {
         Params p{fft::Problem{nx, ny, 1, dir}, shape, size, shape == Shape::rows_cols_wide ? wide_knobs(ny) : fft::Knobs{}};
         if (shape == Shape::rows_cols_split) {
           p.split = split_first(ny);
           p.cols_knobs = split_knobs(ny, p.split);
         }
-        add(fft::name(shape_name(shape), p.problem, size), p);
+        add(fft::name(kShape.label(shape), p.problem, size), p);
       }
 
   // The column blocking of rows_cols_wide at 2048^2 (1024^2 at size 2): columns per work group (from what

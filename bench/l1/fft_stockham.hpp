@@ -15,12 +15,10 @@
 
 namespace fft {
 
-// automatic: chosen per transform length by twiddle_for() (never passed to a kernel).
+// automatic: chosen per transform length by twiddle_for() (never passed to a kernel, nor named).
 enum class Twiddle { sincos = 0, native = 1, table = 2, automatic = 3 };
-inline const char* twiddle_name(Twiddle t) {
-  static const char* names[] = {"sincos", "native", "table", "auto"};
-  return names[static_cast<int>(t)];
-}
+inline const gb::Axis<Twiddle> kTwiddle{
+    "twiddle", {{Twiddle::sincos, "sincos"}, {Twiddle::native, "native"}, {Twiddle::table, "table"}}};
 inline Accuracy accuracy_of(Twiddle t) {
   return t == Twiddle::native ? Accuracy::approximate_twiddles : Accuracy::exact_twiddles;
 }
@@ -32,10 +30,6 @@ struct Knobs {
   Twiddle twiddle = Twiddle::automatic;  // see twiddle_for()
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
-  std::string key() const {
-    return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle) +
-           std::to_string(cols_per_group) + "c" + std::to_string(passes) + "p";
-  }
 };
 
 // Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
