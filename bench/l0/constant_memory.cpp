@@ -61,8 +61,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(std::string("constant") + (p.divergent ? "d" : "u") + std::to_string(p.size_class),
-                                         [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
   const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
   gb::measure(state, gb::Measurement::device(unit)

@@ -75,8 +75,7 @@ gb::Check verify(const Fixture& fx) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("image" + std::to_string(p.size_class),
-                                         [&] { return make_fixture(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key_without({"wg"}), [&] { return make_fixture(p.size_class); });
   gb::require_work_group(fx.kernel, p.wg.size());
   const cl::NDRange global = gb::padded_global(fx.width, fx.rows, 1, p.wg), local = p.wg.local();
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, global, local); };

@@ -83,8 +83,7 @@ gb::Check verify_chase(const ChaseFixture& fx) {
 }
 
 void run_chase(benchmark::State& state, size_t ws, int size_class) {
-  auto& fx = gb::cached_fixture<ChaseFixture>("chase" + std::to_string(ws) + "/" + std::to_string(size_class),
-                                              [&] { return make_chase(ws, size_class); });
+  auto& fx = gb::cached_fixture<ChaseFixture>(gb::name_key(), [&] { return make_chase(ws, size_class); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(1), cl::NDRange(1)); };
   const gb::Result r = gb::measure(state, gb::Measurement::device(unit)
                                               .work(gb::Work().items(fx.steps))  // items: dependent loads
@@ -147,8 +146,7 @@ gb::Check verify_read(const ReadFixture& fx) {
 }
 
 void run_read(benchmark::State& state, size_t ws, int size_class) {
-  auto& fx = gb::cached_fixture<ReadFixture>("read" + std::to_string(ws) + "/" + std::to_string(size_class),
-                                             [&] { return make_read(ws, size_class); });
+  auto& fx = gb::cached_fixture<ReadFixture>(gb::name_key(), [&] { return make_read(ws, size_class); });
   const double loads = static_cast<double>(fx.work_items) * fx.layout.loads;
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
                          .work(gb::Work().bytes(loads * kElementBytes + fx.work_items * sizeof(float)).items(loads))
