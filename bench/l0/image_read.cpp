@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kItems = 8;  // pixels summed per work item
 constexpr size_t kPixelBytes = 16;
 
-// Square image side: 256 MiB at size 3 (past H200's 60 MB L2). A device whose image or memory
+// Square image side: 256 MiB at size 3 (past a 60 MB L2). A device whose image or memory
 // limits it exceeds skips the benchmark (registration).
 size_t image_side(int size_class) {
   static const size_t by_class[] = {512, 2048, 4096, 8192};

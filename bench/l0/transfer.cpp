@@ -16,8 +16,8 @@ enum class Route { pageable, pinned, map };
 const gb::Axis<Direction> kDirection{"", {{Direction::write, "write"}, {Direction::read, "read"}}};
 const gb::Axis<Route> kRoute{"route", {{Route::pageable, "pageable"}, {Route::pinned, "pinned"}, {Route::map, "map"}}};
 
-// The H200 SXM host link is PCIe Gen5 x16: 64 GB/s raw a direction, ~63 GB/s after 128b/130b
-// encoding. link_fraction is against 64 GB/s.
+// link_fraction is against a PCIe Gen5 x16 host link: 64 GB/s raw a direction, ~63 GB/s after
+// 128b/130b encoding.
 constexpr double kLinkBytesPerSecond = 64e9;
 
 struct Params {

@@ -45,7 +45,7 @@ fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
 // finishes), each work group taking cols_per_group adjacent columns, so every read and write is a
 // run of that many float2 (64: 512 bytes) and a group holds only p points of each column (64 x 64
 // points: 35 KiB of local memory, 4 x 64 = 256 work items at radix 16), not whole 2048-point
-// columns. The 32 MiB intermediate mostly stays in the H200's L2: the third pass is L2 traffic.
+// columns. The 32 MiB intermediate mostly stays in a 60 MB L2: the third pass is L2 traffic.
 // p1 = the larger half of log2 n (2048 = 64 x 32); columns: 64 within 256 work items.
 // Its cost against rows_cols_wide: a second column pass over L2 (the second also two table loads
 // and a product per point for its twiddle) and one more launch gap, for column runs of 512 bytes.
@@ -247,7 +247,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     }
 
   // rows_transposed's blocking at the sweep size: rows per work group (the store's run length in
-  // float2) and radix, up to 256 work items (the H200's limit for these register-heavy kernels).
+  // float2) and radix, up to 256 work items (NVIDIA's driver limit for these register-heavy kernels).
   for (int radix : {16, 32})
     for (size_t rows = 2; rows <= 16 && n / fft::radix_plan(n, radix).radix * rows <= 256; rows *= 2) {
       fft::Knobs k;

@@ -23,7 +23,7 @@ inline Accuracy accuracy_of(Twiddle t) {
   return t == Twiddle::native ? Accuracy::approximate_twiddles : Accuracy::exact_twiddles;
 }
 
-// Tuning knobs of our kernels; defaults aim at an NVIDIA H200 (see docs of each below).
+// Tuning knobs of our kernels; defaults aim at NVIDIA's Hopper GPUs (see docs of each below).
 struct Knobs {
   int radix = 0;                         // radix of all passes but the first (4..32); 0: auto
   size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
@@ -216,8 +216,8 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
 inline gb::ProgramKey cols_program(size_t p, size_t stride_points, size_t ns_points, bool twiddled, Dir dir,
                                    const Knobs& k, size_t interleave = 1) {
   const ColsShape c = cols_shape(p, stride_points, ns_points, k, interleave);
-  // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256 on the
-  // H200); wider groups need the register budget capped to 65536 / group size.
+  // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256); wider
+  // groups need the register budget capped to 65536 / group size.
   const size_t group = c.threads * c.cols;
   std::string nv_registers;
   if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))

@@ -16,8 +16,8 @@ const gb::Axis<Variant> kVariant{"", {{Variant::rows_cols, "rows_cols"}, {Varian
 const gb::Axis<bool> kOut{"out", {{false, "sum"}, {true, "sum_sq"}}};  // squared
 
 constexpr size_t kWorkGroup = 256;            // rows and fused kernels
-// Column kernel: 32 columns x 8 segments, 256 work items (NVIDIA's limit for it: 32 x 16 was
-// skipped on the H200, docs/PERFORMANCE.md, run 37).
+// Column kernel: 32 columns x 8 segments, 256 work items: NVIDIA's driver limits this kernel to
+// 256 (32 x 16 would be skipped).
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";

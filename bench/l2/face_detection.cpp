@@ -51,7 +51,7 @@ constexpr int kMinNeighbors = 3;       // OpenCV's groupRectangles
 constexpr double kGroupEps = 0.2;
 constexpr double kMatchOverlap = 0.5;  // detections match when their intersection over union is above this
 constexpr int kChunk = 32;                 // integral images: rows per work item in the column pass
-constexpr size_t kResidentPerUnit = 2048;  // staged kernels: work items per compute unit (H200: 2048 per SM)
+constexpr size_t kResidentPerUnit = 2048;  // staged kernels: work items per compute unit (a full NVIDIA SM)
 
 enum class Variant { fused, staged };
 const gb::Axis<Variant> kVariant{"", {{Variant::fused, "fused"}, {Variant::staged, "staged"}}};
