@@ -86,6 +86,13 @@ std::vector<DeviceEntry> enumerate_devices() {
   return out;
 }
 
+size_t device_number(const cl::Device& device) {
+  const auto all = enumerate_devices();
+  for (size_t k = 0; k < all.size(); ++k)
+    if (all[k].device() == device()) return k + 1;
+  return 0;
+}
+
 static int parse_positive_index(const std::string& text, const std::string& flag) {
   if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); }))
     throw std::invalid_argument(flag + ": expected a device number counted from 1, got '" + text +

@@ -44,6 +44,9 @@ struct DeviceEntry {
 // Every device of every platform, in platform order, numbered 1.. as --list_devices shows.
 std::vector<DeviceEntry> enumerate_devices();
 DeviceInfo query_device_info(const cl::Platform& platform, const cl::Device& device);
+// A device's number in that list (from 1, as --device=N takes it), or 0 when it is not there: how
+// a child process (support/child_process) is told which device its parent measures.
+size_t device_number(const cl::Device& device);
 
 // --device=SPEC and -N, parsed. An empty spec with no index means "the default device".
 struct DeviceSpec {

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <thread>
 
+#include "child_process.hpp"
 #include "cli.hpp"
 #include "code_paths.hpp"
 #include "clock_ramp.hpp"
@@ -391,6 +392,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A child process a case started (support/child_process) runs its entry and nothing else.
+  if (const auto code = gb::run_child_entry(argc, argv)) return *code;
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

@@ -162,6 +162,47 @@ __attribute__((format(printf, 1, 2))) void warn(const char* format, ...) {
   progress().note(line);
 }
 
+// No program is built ahead while a benchmark samples: a compiler on other cores skews host
+// clocks, and the driver's build stalls the submission of launch-bound batches.
+struct BuildPause {
+  bool on = true;
+  BuildPause() { session().pause_builds(); }
+  ~BuildPause() { release(); }
+  void release() {
+    if (on) session().resume_builds();
+    on = false;
+  }
+};
+
+// A measurement's while_running work: started on construction, stopped by stop() or, on the way
+// out of an exception or a stop signal, by the destructor (which drops the stop's own exception:
+// one is already on its way).
+class Beside {
+ public:
+  Beside(const std::function<void()>& start, const std::function<void()>& stop) : stop_(stop) {
+    if (start) start();
+    running_ = static_cast<bool>(stop);
+  }
+  ~Beside() {
+    try {
+      stop();
+    } catch (const std::exception& e) {
+      warn("warning: %s: stopping the work beside the measurement: %s", current_benchmark_name().c_str(), e.what());
+    }
+  }
+  Beside(const Beside&) = delete;
+  Beside& operator=(const Beside&) = delete;
+  void stop() {
+    if (!running_) return;
+    running_ = false;
+    stop_();
+  }
+
+ private:
+  const std::function<void()>& stop_;
+  bool running_ = false;
+};
+
 std::map<std::string, MetricKinds>& metric_kinds_by_name() {
   static std::map<std::string, MetricKinds> kinds;
   return kinds;
@@ -186,23 +227,14 @@ Result measure(benchmark::State& state, const Measurement& m) {
   const double setup_seconds =
       std::chrono::duration<double>(clock::now().time_since_epoch()).count() - current_benchmark_started();
 
-  // No program is built ahead while a benchmark samples: a compiler on other cores skews host
-  // clocks, and the driver's build stalls the submission of launch-bound batches.
-  struct BuildPause {
-    bool on = true;
-    BuildPause() { session().pause_builds(); }
-    ~BuildPause() { release(); }
-    void release() {
-      if (on) session().resume_builds();
-      on = false;
-    }
-  } pause;
+  BuildPause pause;
   EnvironmentWatch environment;  // warms an idle device again; watches the host while it samples
   const auto calibration_start = clock::now();
   if (!record.poisoned) {
     for (const auto& fill : m.poison_) fill();
     record.poisoned = true;
   }
+  Beside beside(m.start_beside_, m.stop_beside_);
   if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
   const int batch = record.batch;
   const double calibration_seconds = seconds_since(calibration_start);
@@ -212,6 +244,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
     run = sample(m.timer_, batch, rule);
     state.SetIterationTime(run.stats.median);
   }
+  beside.stop();
   const SampleStats& stats = run.stats;
   const auto environment_counters = environment.finish(name);
 
@@ -257,6 +290,17 @@ Result measure(benchmark::State& state, const Measurement& m) {
   }
   if (record.check) report_check(state, *record.check);
   return Result{stats.median, stats.noise, static_cast<int>(stats.n), batch};
+}
+
+double median_unit_seconds(const Measurement& m) {
+  BuildPause pause;
+  EnvironmentWatch environment;  // warms an idle device again first
+  for (const auto& fill : m.poison_) fill();
+  Beside beside(m.start_beside_, m.stop_beside_);
+  const int batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
+  const double median = sample(m.timer_, batch, options().stop).stats.median;
+  beside.stop();
+  return median;
 }
 
 }  // namespace gb

@@ -87,9 +87,20 @@ class Measurement {
   Measurement& primary(const std::string& metric) { primary_ = metric; return *this; }
   // Units that may be batched at most (host work that cannot repeat more often).
   Measurement& max_batch(int units) { max_batch_ = units; return *this; }
+  // Work that runs beside the measured units (a competitor: another process submitting kernels,
+  // a host thread streaming memory). `start` runs after the poison and before calibration, so the
+  // batch is calibrated under the same conditions; `stop` once sampling ends, before the check and
+  // the environment's device probe, and on every way out (an exception, a stop signal), where an
+  // exception of its own is dropped. Both are the case's; the harness only says when.
+  Measurement& while_running(std::function<void()> start, std::function<void()> stop) {
+    start_beside_ = std::move(start);
+    stop_beside_ = std::move(stop);
+    return *this;
+  }
 
  private:
   friend Result measure(benchmark::State& state, const Measurement& m);
+  friend double median_unit_seconds(const Measurement& m);
   Timer timer_;
   bool device_clock_ = false;
   Work work_;
@@ -100,6 +111,7 @@ class Measurement {
   int max_batch_ = 1 << 20;
   bool copy_fraction_ = false;
   std::string primary_;
+  std::function<void()> start_beside_, stop_beside_;
 };
 
 // What a benchmark's counters mean to result tools: its primary metric and its metric counters
@@ -120,6 +132,12 @@ struct Result {
 };
 
 Result measure(benchmark::State& state, const Measurement& m);
+
+// The median time of one unit of `m`, calibrated and sampled as measure() does (its poison and
+// while_running included; no counters, no check): the baseline a case compares its benchmarks
+// with, measured in the same process (L0/Interference: the kernel alone, for the slowdown of the
+// kernel beside a competitor). A case caches it; it is not a benchmark of its own.
+double median_unit_seconds(const Measurement& m);
 
 // Thrown where a device cannot run a registered variant after all (a kernel's work-group limit,
 // known once it is built): the benchmark is skipped with the reason, not failed.

@@ -97,10 +97,11 @@ struct Params {
     return form == Form::full ? fn->full : form == Form::native ? fn->native : fn->half;
   }
   // The one program of a configuration (throughput and accuracy kernels): declared at registration.
+  // One program per form and mode holds every function's kernels (math_<f>, math_accuracy_<f>).
   gb::ProgramKey program() const {
-    return {"l0/math.cl", std::string("-DFUNCTION=") + opencl_name() +
-                                        (fn->id == MathFunction::pow ? " -DBINARY" : "") + " -DCHAINS=" +
-                                        std::to_string(kChains) + (relaxed ? " -cl-fast-relaxed-math" : "")};
+    const char* form_option = form == Form::full ? "" : form == Form::native ? "-DFORM_NATIVE " : "-DFORM_HALF ";
+    return {"l0/math.cl", std::string(form_option) + "-DCHAINS=" + std::to_string(kChains) +
+                              (relaxed ? " -cl-fast-relaxed-math" : "")};
   }
   // Strict full form: the throughput output replays within float rounding; everything else
   // is allowed the wide bound of the accuracy check below.
@@ -137,7 +138,7 @@ std::vector<ref::MathInput> accuracy_inputs(const Params& p) {
 
 Accuracy measure_accuracy(const Params& p) {
   auto& s = gb::session();
-  cl::Kernel k = s.kernel(p.program(), "math_accuracy");
+  cl::Kernel k = s.kernel(p.program(), std::string("math_accuracy_") + p.fn->name);
   const auto in = accuracy_inputs(p);
   std::vector<float> xs, ys;
   for (const auto& v : in) {
@@ -197,7 +198,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   const bool walk = p.inputs != Inputs::unvaried, feedback = p.inputs == Inputs::varied;
   const float c = feedback ? static_cast<float>(0.5 / (p.fn->range * p.fn->max_slope)) : 0.0f;
   fx->chain = {p.lo(), p.range(), c, walk ? kPhi : 0.0f, p.exponent(), kChains, kIters[p.size_class - 1]};
-  fx->kernel = s.kernel(p.program(), "math");
+  fx->kernel = s.kernel(p.program(), std::string("math_") + p.fn->name);
   gb::require_work_group(fx->kernel, kLocal);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);

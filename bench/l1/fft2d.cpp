@@ -78,8 +78,8 @@ struct Params {
 // (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
 fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split,
                             const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
-  fft::Knobs k;
-  k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);  // one kernel per length: the table
+  if (shape == Shape::pipeline4) return fft::pipeline4(p, in, out, a, b);
+  const fft::Knobs k = fft::knobs_2d(p);  // one kernel per length: the table
   fft::Pipeline pl;
   if (shape == Shape::rows_transposed) {
     // rows_transposed: fft_rows_t twice, in -> a (a = the rows' transforms, transposed: the
@@ -106,15 +106,9 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     pl.stages.push_back(fft::cols_stage(p2, p1, p1, p.batch, true, p.dir, kc, b, out, p.nx));
     return pl;
   }
-  if (shape == Shape::pipeline4) {
-    pl.stages.push_back(fft::transpose_stage(p.nx, p.ny, p.batch, a, b));
-    pl.stages.push_back(fft::rows_stage(p.ny, p.nx * p.batch, p.dir, k, b, a));
-    pl.stages.push_back(fft::transpose_stage(p.ny, p.nx, p.batch, a, out));
-  } else {
-    fft::Knobs kc = shape == Shape::rows_cols_wide ? cols_knobs : k;
-    kc.twiddle = k.twiddle;
-    pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, kc, a, out));
-  }
+  fft::Knobs kc = shape == Shape::rows_cols_wide ? cols_knobs : k;
+  kc.twiddle = k.twiddle;
+  pl.stages.push_back(fft::cols_stage(p.ny, p.nx, p.nx, p.batch, false, p.dir, kc, a, out));
   return pl;
 }
 
@@ -132,7 +126,7 @@ std::vector<gb::ProgramKey> programs(const fft::Problem& p, Shape shape, const f
       return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(split, p.ny / split, 1, false, p.dir, kc, p.nx),
               fft::cols_program(p.ny / split, split, split, true, p.dir, kc, p.nx)};
     case Shape::pipeline4:
-      return {fft::rows_program(p.nx, p.dir, k), fft::transpose_program(), fft::rows_program(p.ny, p.dir, k)};
+      return fft::pipeline4_programs(p);
     default:
       return {fft::rows_program(p.nx, p.dir, k), fft::cols_program(p.ny, p.nx, p.nx, false, p.dir, kc)};
   }

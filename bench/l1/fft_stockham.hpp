@@ -376,6 +376,29 @@ inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, con
   return pl;
 }
 
+// The seed's 2-D FFT as four kernels (L1/FFT2D's pipeline4): rows of in -> a, transpose a -> b,
+// rows of b (the former columns) -> a, transpose a -> out; one twiddle mode for both lengths.
+// Timed as batched units by fft2d.cpp and as frames synchronised every few by fft2d_frames.cpp.
+inline Knobs knobs_2d(const Problem& p) {
+  Knobs k;
+  k.twiddle = twiddle_for(std::max(p.nx, p.ny), k.twiddle);
+  return k;
+}
+inline Pipeline pipeline4(const Problem& p, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& a,
+                          const cl::Buffer& b) {
+  const Knobs k = knobs_2d(p);
+  Pipeline pl;
+  pl.stages.push_back(rows_stage(p.nx, p.ny * p.batch, p.dir, k, in, a));
+  pl.stages.push_back(transpose_stage(p.nx, p.ny, p.batch, a, b));
+  pl.stages.push_back(rows_stage(p.ny, p.nx * p.batch, p.dir, k, b, a));
+  pl.stages.push_back(transpose_stage(p.ny, p.nx, p.batch, a, out));
+  return pl;
+}
+inline std::vector<gb::ProgramKey> pipeline4_programs(const Problem& p) {
+  const Knobs k = knobs_2d(p);
+  return {rows_program(p.nx, p.dir, k), transpose_program(), rows_program(p.ny, p.dir, k)};
+}
+
 // The code paths a program of fft.cl compiles (read from its build options): per kernel (rows,
 // cols, rows_t, transpose), the DFT sizes of its first and later passes, several first-pass
 // butterflies per work item, 3+ radix passes, transforms or columns per group, local-memory turns

@@ -167,6 +167,39 @@ class Interrupts(unittest.TestCase):
     def test_sighup(self):
         self.stop_with(signal.SIGHUP, 129, "SIGHUP")
 
+    def test_sigint_stops_a_competitor_process(self):
+        # L0/Interference/context runs a child gpu_bench beside the measurement: a stop signal
+        # abandons the benchmark, and the child is stopped and reaped before the run ends.
+        long = ["--max_time=3", "--min_samples=1000000", "--max_noise=0.0001"]
+        proc = subprocess.Popen([GPU_BENCH, "--benchmark_filter=^L0/Interference/(alone|context/rate:100)/", *QUICK,
+                                 *long, "--progress=0", "--benchmark_out=" + self.path],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        child = None
+        deadline = time.time() + 120
+        while child is None and time.time() < deadline and proc.poll() is None:
+            child = next((pid for pid in os.listdir("/proc") if pid.isdigit() and self.is_child_of(pid, proc.pid)), None)
+            time.sleep(0.02)
+        self.assertIsNotNone(child, "no competitor process appeared")
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        proc.stderr.close()
+        self.assertEqual(proc.wait(timeout=60), 130, rest)
+        self.assertFalse(os.path.exists(f"/proc/{child}/cmdline") and self.is_child_of(child, proc.pid),
+                         "the competitor outlived the run")
+        self.assertNotIn("stopping the work beside", rest)
+        data = strict_load(self.path)
+        self.assertEqual(data["context"]["interrupted"], "SIGINT")
+        self.assertEqual([b["name"] for b in iterations(data)], ["L0/Interference/alone/size:1/manual_time"])
+
+    @staticmethod
+    def is_child_of(pid, parent):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            return False
+        return any(w == b"--gb_parent=%d" % parent for w in words)
+
     def test_sigkill_leaves_the_previous_file(self):
         with open(self.path, "w") as f:
             json.dump({"previous": True}, f)

@@ -1,6 +1,8 @@
 // support/timing and support/measure on the default OpenCL device (PoCL's CPU in CI): a gated
 // batch runs every unit once, with or without its lead; an exception while enqueueing leaves no
-// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure.
+// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure; work
+// beside a measurement (while_running) runs through calibration and sampling and is stopped on
+// every way out.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -74,6 +76,37 @@ TEST_F(OnDevice, KernelWorkGroupLimitIsASkip) {
   EXPECT_NO_THROW(gb::require_work_group(kernel_, 1));
   EXPECT_NO_THROW(gb::require_work_group(kernel_, limit));
   EXPECT_THROW(gb::require_work_group(kernel_, limit + 1), gb::Unsupported);
+}
+
+// A timer that records whether the work beside it was running at each call.
+struct Beside {
+  int starts = 0, stops = 0, calls = 0, calls_alone = 0;
+  bool running = false;
+  gb::Measurement measurement(int throw_at = -1) {
+    return gb::Measurement::timed([this, throw_at](int units) {
+             if (calls++ == throw_at) throw std::runtime_error("timer failed");
+             calls_alone += !running;
+             return gb::Sample{1e-3 * units, 0};
+           })
+        .while_running([this] { ++starts, running = true; }, [this] { ++stops, running = false; });
+  }
+};
+
+TEST_F(OnDevice, WorkBesideRunsThroughCalibrationAndSampling) {
+  Beside beside;
+  EXPECT_NEAR(gb::median_unit_seconds(beside.measurement()), 1e-3, 1e-12);
+  EXPECT_EQ(beside.starts, 1);
+  EXPECT_EQ(beside.stops, 1);
+  EXPECT_GE(beside.calls, 10);
+  EXPECT_EQ(beside.calls_alone, 0);
+}
+
+TEST_F(OnDevice, WorkBesideIsStoppedWhenTheMeasurementThrows) {
+  Beside beside;
+  EXPECT_THROW(gb::median_unit_seconds(beside.measurement(5)), std::runtime_error);
+  EXPECT_EQ(beside.starts, 1);
+  EXPECT_EQ(beside.stops, 1);
+  EXPECT_FALSE(beside.running);
 }
 
 }  // namespace

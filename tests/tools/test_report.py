@@ -48,12 +48,13 @@ def timeline():
 
 
 def write_runs(directory):
-    """Three runs of device A (the last one slower in GEMM 16x16 and broken in Scan), one of device B."""
+    """Three runs of device A (the last one slower in GEMM 16x16 and broken in Scan, and with the
+    interference and variance plots), one of device B."""
     a = sr.context(sr.FINGERPRINT_A, "Synthetic GPU A", clock_ramp_timeline=timeline())
     b = sr.context(sr.FINGERPRINT_B, "Synthetic GPU B")
     specs = [("a1.json", run_entries(1), a), ("a2.json", run_entries(2), a),
              ("b1.json", run_entries(3, speed=1.5), b),
-             ("a3.json", run_entries(4, slow_gemm=1.2, broken=True), a)]
+             ("a3.json", run_entries(4, slow_gemm=1.2, broken=True) + interference_run(), a)]
     return [sr.write_run(os.path.join(directory, name), entries, ctx) for name, entries, ctx in specs]
 
 
@@ -137,7 +138,8 @@ class SparseRuns(unittest.TestCase):
         self.assertNotIn("data-kind=", page)
         for text in ("no case reports both flop_per_second and bytes_per_second",
                      "No benchmark in the latest run varies its work-group shape",
-                     "no clock_ramp_timeline", "No benchmark in two of these runs"):
+                     "no clock_ramp_timeline", "No benchmark in two of these runs",
+                     "No L0/Interference benchmark beside a competitor", "No L1/FFT2D frames benchmark"):
             self.assertIn(text, page)
 
 
@@ -326,6 +328,81 @@ class MeasuredRuns(unittest.TestCase):
         self.assertNotIn(ABOVE_FP32, table)  # in one run only
 
 
+# ---------------------------------------------------------------- interference and variance
+
+def interference_run():
+    """L0/Interference and L1/FFT2D frames as gpu_bench writes them, with the seed's variance figures."""
+    def interference(name, ms, noise, **counters):
+        return sr.measured(f"L0/Interference/{name}/size:3/manual_time", [ms * MS], noise=noise,
+                           work={"bytes_per_second": 8e9 * 1e-3}, counters=counters)
+    entries = interference("alone", 2.0, 0.004, slowdown=1.0)
+    for rate, achieved, slowdown in ((100, 100.0, 1.01), (1000, 998.0, 1.05), (10000, 9500.0, 1.4)):
+        entries += interference(f"context/rate:{rate}", 2.0 * slowdown, 0.01, slowdown=slowdown,
+                                competitor_launch_rate=achieved)
+    for share, achieved, slowdown in ((25, 0.25, 1.0), (50, 0.49, 1.02)):
+        entries += interference(f"host_copy/share:{share}", 2.0 * slowdown, 0.005, slowdown=slowdown,
+                                competitor_share=achieved)
+    # No slowdown counter: the report divides by alone's time (2.2 ms / 2 ms).
+    entries += interference("host_copy/share:100", 2.2, 0.005, competitor_share=0.97)
+    noise = {(256, 1): 0.082, (512, 1): 0.04, (1024, 1): 0.016, (256, 10): 0.03, (512, 10): 0.02,
+             (1024, 10): 0.012, (256, 100): 0.01, (512, 100): 0.008, (1024, 100): 0.006}
+    for (n, every), spread in noise.items():
+        frame_ms = n * n / 1024 ** 2 * (1.0 + 0.2 / every)
+        entries += sr.measured(f"L1/FFT2D/pipeline4/n:{n}x{n}/dir:forward/sync_every:{every}/size:3/manual_time",
+                               [frame_ms * MS], noise=spread, work={"flop_per_second": 1e9},
+                               counters={"sync_every": float(every)})
+    for n in (256, 512, 1024):  # the batched device-timed pipeline: its noise is the floor
+        entries += sr.measured(f"L1/FFT2D/pipeline4/n:{n}x{n}/dir:forward/size:3/manual_time", [n * n / 1024 ** 2 * MS],
+                               noise=0.001, work={"flop_per_second": 1e9})
+    return entries
+
+
+class InterferenceAndVariance(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        sr.need(sr.have_matplotlib(), "python3-matplotlib")
+        cls.tmp = tempfile.TemporaryDirectory()
+        run = sr.write_run(os.path.join(cls.tmp.name, "run.json"), interference_run())
+        out = os.path.join(cls.tmp.name, "r.html")
+        cls.done = sr.run_tool("report", run, "-o", out)
+        with open(out, encoding="utf-8") as handle:
+            cls.html = handle.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def row(self, key):
+        match = re.search(r"<tr><td><code>" + re.escape(key) + r"</code></td>(.*?)</tr>", self.html)
+        self.assertIsNotNone(match, key)
+        return match.group(1)
+
+    def test_each_plot_is_drawn_once(self):
+        self.assertEqual(self.done.returncode, 0, self.done.stderr)
+        kinds = re.findall(r'data-kind="(\w+)"', self.html)
+        for kind in ("interference", "variance", "cadence"):
+            self.assertEqual(kinds.count(kind), 1, kind)
+        self.assertIn("<h2>Interference</h2>", self.html)
+        self.assertIn("<h2>Variance</h2>", self.html)
+
+    def test_slowdown_against_the_competitors_rate(self):
+        caption = re.search(r'data-kind="interference".*?<figcaption>([^<]*)', self.html, re.S).group(1)
+        self.assertIn("context: 100/s 1.01x, 1000/s 1.05x, 10000/s 1.4x", caption)
+        self.assertIn("host_copy: 25% 1x, 50% 1.02x, 100% 1.1x", caption)  # 100%: from the times
+        row = self.row("L0/Interference/context/rate:10000/size:3/manual_time")
+        self.assertIn("<td>10000/s</td><td>9500/s</td><td>2.8 ms</td><td>1.400x</td>", row)
+        self.assertIn("<td>100%</td><td>97%</td>", self.row("L0/Interference/host_copy/share:100/size:3/manual_time"))
+
+    def test_noise_against_size_and_cadence(self):
+        caption = re.search(r'data-kind="variance".*?<figcaption>([^<]*)', self.html, re.S).group(1)
+        self.assertIn("finishing every frame: 256\u00b2 8.2%, 512\u00b2 4%, 1024\u00b2 1.6%", caption)
+        caption = re.search(r'data-kind="cadence".*?<figcaption>([^<]*)', self.html, re.S).group(1)
+        self.assertIn("at 1024\u00b2: every 1:", caption)
+        self.assertIn("every 10: 1.02 ms per frame, noise 1.2%", caption)
+        row = self.row("L1/FFT2D/pipeline4/n:256x256/dir:forward/sync_every:1/size:3/manual_time")
+        self.assertIn("<td>256\u00b2</td><td>1</td><td>75 us</td><td>8.2%</td><td>10</td>", row)
+
+
 class DateOrder(unittest.TestCase):
     def test_missing_and_equal_dates_keep_the_command_line_order(self):
         sr.need(sr.have_matplotlib(), "python3-matplotlib")
@@ -369,7 +446,7 @@ class Browser(ReportCase):
         self.assertIsNotNone(rendered, "the page's script did not run")
         self.assertEqual(int(rendered.group(1)), expected)
         self.assertEqual(dom.count('data-rendered="yes"'), expected)
-        for kind in ("roofline", "heatmap", "timeline", "history", "devices"):
+        for kind in ("roofline", "heatmap", "timeline", "history", "devices", "interference", "variance", "cadence"):
             self.assertRegex(dom, rf'data-kind="{kind}"[^>]*data-rendered="yes"')
 
     def test_screenshot_shows_the_page(self):
