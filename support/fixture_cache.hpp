@@ -10,7 +10,9 @@
 //   shared by the benchmarks that hold it (shared_ptr); a set-up that throws is remembered, so
 //   the next benchmark asking for the same key fails at once with the same exception.
 // Every slot is freed when a benchmark of another family starts (support/registry.cpp) and before
-// the OpenCL session closes.
+// the OpenCL session closes. Keys are never written by hand: they come from the running
+// benchmark's name (gb::name_key, name_key_without, name_key_only in support/axes.hpp), so the
+// benchmarks that share a value are those whose names differ only in the axes it does not depend on.
 #pragma once
 #include <exception>
 #include <functional>

@@ -1,8 +1,10 @@
 // The one header a case includes: session and programs, buffers, timing, work-group sweeps,
-// verification, registration, device fit, device waits (gb::finish under --kernel_timeout), child processes.
+// verification, registration and axes, device fit, device waits (gb::finish under --kernel_timeout),
+// child processes.
 #pragma once
 #include <benchmark/benchmark.h>
 
+#include "axes.hpp"
 #include "buffers.hpp"
 #include "child_process.hpp"
 #include "cl.hpp"

@@ -18,12 +18,11 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 enum class Space { global, local };
 enum class Type { int32, float_cas, float_native };
-const char* type_name(Type t) {
-  static const char* names[] = {"int", "float_cas", "float_native"};
-  return names[static_cast<int>(t)];
-}
-// How the add is done: the device's atomic (int, cl_ext_float_atomics) or a compare-and-swap loop.
-const char* method_name(Type t) { return t == Type::float_cas ? "cas" : "native"; }
+const gb::Axis<Space> kSpace{"", {{Space::global, "global"}, {Space::local, "local"}}};
+// A Type names two axes: the element type, and how the add is done: the device's atomic (int,
+// cl_ext_float_atomics) or a compare-and-swap loop.
+const gb::Axis<Type> kType{"type", {{Type::int32, "int"}, {Type::float_cas, "float"}, {Type::float_native, "float"}}};
+const gb::Axis<Type> kMethod{"method", {{Type::int32, "native"}, {Type::float_cas, "cas"}, {Type::float_native, "native"}}};
 const char* define_of(Type t) {
   static const char* names[] = {"COUNTER_INT", "COUNTER_FLOAT_CAS", "COUNTER_FLOAT_NATIVE"};
   return names[static_cast<int>(t)];
@@ -52,10 +51,6 @@ struct Params {
   size_t addresses() const { return sharers_max() / contention; }
   uint32_t iters() const { return space == Space::global ? kGlobalIters : kLocalIters; }
   size_t counters() const { return space == Space::global ? addresses() : work_items() / kGroup * addresses(); }
-  std::string key() const {
-    return std::to_string(static_cast<int>(space)) + type_name(type) + std::to_string(contention) + "/" +
-           std::to_string(size_class);
-  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -110,7 +105,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("atomics" + p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(p.work_items()), cl::NDRange(kGroup)); };
   gb::measure(state, gb::Measurement::device(unit)
                          .work(gb::Work().items(static_cast<double>(p.work_items()) * p.iters()))
@@ -138,8 +133,8 @@ void register_atomics() {
   const int size = s.size_class();
   const cl_bitfield caps = float_atomic_caps();
   const bool group_fits = s.info().max_work_group_size >= kGroup && s.info().max_work_item_sizes[0] >= kGroup;
-  for (Space space : {Space::global, Space::local})
-    for (Type type : {Type::int32, Type::float_cas, Type::float_native}) {
+  for (Space space : kSpace.all())
+    for (Type type : kType.all()) {
       const size_t all = Params{space, type, 1, size}.sharers_max();
       // 1, 2, 4 ... all (size 1: 1, 4, 16 ... all).
       std::vector<size_t> contentions;
@@ -148,9 +143,9 @@ void register_atomics() {
       for (size_t c : contentions) {
         if (type == Type::float_cas && c > kMaxCasContention) continue;
         Params p{space, type, c, size};
-        auto name = gb::bench_name("L0/Atomics", {{"", space == Space::global ? "global" : "local"},
-                                                  {"type", type == Type::int32 ? "int" : "float"},
-                                                  {"method", method_name(type)},
+        auto name = gb::bench_name("L0/Atomics", {kSpace.part(space),
+                                                  kType.part(type),
+                                                  kMethod.part(type),
                                                   {"contention", c == all ? "all" : std::to_string(c)},
                                                   {"size", std::to_string(size)}});
         const cl_bitfield needed = space == Space::global ? CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT : CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;

@@ -25,7 +25,6 @@ struct Params {
     if (long_program) o += " -DLONG -DTENS=" + std::to_string(tens());
     return o;
   }
-  std::string key() const { return std::to_string(long_program) + std::to_string(cold) + "/" + std::to_string(size_class); }
 };
 
 // A salt no earlier build has used, in this process or (through NVIDIA's ~/.nv/ComputeCache or
@@ -72,7 +71,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 // ---- the benchmark -------------------------------------------------------------------------
 // One build per sample, timed alone (the salt and the options string are outside the time).
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("compile" + p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   auto& s = gb::session();
   const std::string& source = gb::kernel_source("l0/compile_time.cl");
   const gb::Timer builds = [&](int units) {

@@ -60,9 +60,6 @@ struct Params {
   std::string vector_type() const {
     return std::string(type->scalar) + (width == 1 ? "" : std::to_string(width));
   }
-  std::string key() const {
-    return std::string(type->name) + std::to_string(width) + wg.label() + std::to_string(size_class);
-  }
 };
 
 size_t work_items(int size_class) {
@@ -247,7 +244,7 @@ double theoretical_ops_per_second(const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
   const double ops = p.ops_per_step() * p.chains() * p.steps() * fx.work_items;
   auto m = gb::Measurement::device(unit)

@@ -10,6 +10,7 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 constexpr size_t kWords = 4096, kUnroll = 16, kGroupSize = 256, kGroupsPerCU = 8;
+const gb::Axis<bool> kAccess{"access", {{false, "uniform"}, {true, "divergent"}}};  // divergent
 
 struct Params {
   bool divergent;
@@ -61,8 +62,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(std::string("constant") + (p.divergent ? "d" : "u") + std::to_string(p.size_class),
-                                         [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
   const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
   gb::measure(state, gb::Measurement::device(unit)
@@ -84,10 +84,9 @@ void register_constant_memory() {
   gb::declare_paths("L0/ConstantMemory", code_paths);
   cl_ulong max_constant = 0;
   GB_CL(gb::session().device().getInfo(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, &max_constant));
-  for (bool divergent : {false, true}) {
+  for (bool divergent : kAccess.all()) {
     Params p{divergent, size};
-    auto name = gb::bench_name("L0/ConstantMemory/read", {{"access", divergent ? "divergent" : "uniform"},
-                                                           {"size", std::to_string(size)}});
+    auto name = gb::bench_name("L0/ConstantMemory/read", {kAccess.part(divergent), {"size", std::to_string(size)}});
     if (max_constant < kWords * sizeof(float))
       gb::skip_variant(name, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE below 16 KiB");
     else

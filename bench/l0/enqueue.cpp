@@ -13,10 +13,12 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Measure { host_enqueue, dispatch, roundtrip, back_to_back, sync_cadence };
-const char* measure_name(Measure m) {
-  static const char* names[] = {"host_enqueue", "dispatch", "roundtrip", "back_to_back", "sync_cadence"};
-  return names[static_cast<int>(m)];
-}
+const gb::Axis<Measure> kMeasure{"",
+                                 {{Measure::host_enqueue, "host_enqueue"},
+                                  {Measure::dispatch, "dispatch"},
+                                  {Measure::roundtrip, "roundtrip"},
+                                  {Measure::back_to_back, "back_to_back"},
+                                  {Measure::sync_cadence, "sync_cadence"}}};
 
 constexpr int kStages = 4;       // small kernels per frame
 constexpr int kStageSteps = 16;  // STAGE_STEPS
@@ -36,9 +38,6 @@ struct Params {
   }
   size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
   std::string queue_name() const { return out_of_order ? "out_of_order" : "in_order"; }
-  std::string key() const {
-    return std::string(measure_name(measure)) + queue_name() + std::to_string(cadence) + "/" + std::to_string(size_class);
-  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -124,7 +123,7 @@ double span_seconds(const cl::Event& e, cl_profiling_info from, cl_profiling_inf
 // Each measure times its units itself: the enqueue calls alone (host_enqueue), an event span
 // (dispatch), or the host clock to the finish; a sample's whole host time goes to the time limit.
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("enqueue" + p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   using clock = std::chrono::steady_clock;
   auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
   // Side quantities, summed over every launch the timer made and averaged once it is done.
@@ -236,7 +235,7 @@ void register_enqueue() {
             ? gb::bench_name("L0/Enqueue/sync_cadence", {{"every", std::to_string(p.cadence)},
                                                           {"queue", p.queue_name()},
                                                           {"size", std::to_string(size)}})
-            : gb::bench_name("L0/Enqueue", {{"", measure_name(p.measure)}, {"queue", p.queue_name()}, {"size", std::to_string(size)}});
+            : gb::bench_name("L0/Enqueue", {kMeasure.part(p.measure), {"queue", p.queue_name()}, {"size", std::to_string(size)}});
     if (p.out_of_order && !ooo)
       gb::skip_variant(name, "no out-of-order host queues (CL_DEVICE_QUEUE_PROPERTIES)");
     else

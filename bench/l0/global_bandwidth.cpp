@@ -10,15 +10,13 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Op { read, write, copy, triad };
-const char* op_name(Op op) {
-  static const char* names[] = {"read", "write", "copy", "triad"};
-  return names[static_cast<int>(op)];
-}
+const gb::Axis<Op> kOp{"", {{Op::read, "read"}, {Op::write, "write"}, {Op::copy, "copy"}, {Op::triad, "triad"}}};
 enum class Access { coalesced, blocked, strided, persistent };
-const char* access_name(Access a) {
-  static const char* names[] = {"coalesced", "blocked", "strided", "persistent"};
-  return names[static_cast<int>(a)];
-}
+const gb::Axis<Access> kAccess{"access",
+                               {{Access::coalesced, "coalesced"},
+                                {Access::blocked, "blocked"},
+                                {Access::strided, "strided"},
+                                {Access::persistent, "persistent"}}};
 int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
@@ -48,10 +46,6 @@ struct Params {
   std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
   size_t items() const {
     return op == Op::read ? kReadsPerWorkItem : std::max<size_t>(1, kBytesPerWorkItem / (4 * width));
-  }
-  std::string key() const {
-    return std::string(op_name(op)) + type() + access_name(access) + wg.label() +
-           std::to_string(size_class) + "/" + std::to_string(groups_per_unit) + "/" + std::to_string(passes);
   }
 };
 
@@ -128,7 +122,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   const size_t elements = pb.floats / p.width;
   fx->work_items = work_items(p, pb.floats);
   fx->kernel =
-      s.kernel(program_of(p), std::string("global_bandwidth_") + op_name(p.op) + (persistent ? "_persistent" : ""));
+      s.kernel(program_of(p), std::string("global_bandwidth_") + kOp.label(p.op) + (persistent ? "_persistent" : ""));
   gb::require_work_group(fx->kernel, p.wg.size());
   fx->global = gb::padded_global(fx->work_items, 1, 1, p.wg);
   fx->local = p.wg.local();
@@ -211,9 +205,10 @@ double bytes_moved(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  const std::string problem_key = std::string(op_name(p.op)) + std::to_string(p.size_class);
-  const auto& pb = gb::cached_problem<Problem>(problem_key, [&] { return make_problem(p.op, p.size_class); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  // The problem: one per operation, shared by its types, accesses and shapes.
+  const auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"type", "access", "groups_per_cu", "passes", "wg"}),
+                                               [&] { return make_problem(p.op, p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
                          .work(gb::Work().bytes(bytes_moved(fx, p)).items(static_cast<double>(pb.floats) * p.passes))
                          .poison(fx.a, p.op == Op::read ? fx.work_items * sizeof(float) : pb.bytes)
@@ -252,13 +247,13 @@ void register_global_bandwidth() {
   const int size = gb::session().size_class();
   gb::declare_paths("L0/GlobalBandwidth", code_paths);
   const gb::WorkGroup fixed{kDefaultLocal, 1, 1, 1};
-  for (Op op : {Op::read, Op::write, Op::copy, Op::triad}) {
+  for (Op op : kOp.all()) {
     for (int width : kWidths)
       for (Access access : {Access::coalesced, Access::blocked, Access::strided}) {
         Params p{op, width, access, fixed, size};
-        add(gb::bench_name("L0/GlobalBandwidth", {{"", op_name(op)},
+        add(gb::bench_name("L0/GlobalBandwidth", {kOp.part(op),
                                                    {"type", p.type()},
-                                                   {"access", access_name(access)},
+                                                   kAccess.part(access),
                                                    {"wg", p.wg.label()},
                                                    {"size", std::to_string(size)}}),
             p);

@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kItems = 8;  // pixels summed per work item
 constexpr size_t kPixelBytes = 16;
 
-// Square image side: 256 MiB at size 3 (past H200's 60 MB L2). A device whose image or memory
+// Square image side: 256 MiB at size 3 (past a 60 MB L2). A device whose image or memory
 // limits it exceeds skips the benchmark (registration).
 size_t image_side(int size_class) {
   static const size_t by_class[] = {512, 2048, 4096, 8192};
@@ -75,8 +75,7 @@ gb::Check verify(const Fixture& fx) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("image" + std::to_string(p.size_class),
-                                         [&] { return make_fixture(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key_without({"wg"}), [&] { return make_fixture(p.size_class); });
   gb::require_work_group(fx.kernel, p.wg.size());
   const cl::NDRange global = gb::padded_global(fx.width, fx.rows, 1, p.wg), local = p.wg.local();
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, global, local); };

@@ -35,10 +35,11 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Competitor { alone, context, thread_context, host_copy };
-const char* competitor_name(Competitor c) {
-  static const char* names[] = {"alone", "context", "thread_context", "host_copy"};
-  return names[static_cast<int>(c)];
-}
+const gb::Axis<Competitor> kCompetitor{"",
+                                       {{Competitor::alone, "alone"},
+                                        {Competitor::context, "context"},
+                                        {Competitor::thread_context, "thread_context"},
+                                        {Competitor::host_copy, "host_copy"}}};
 
 struct Params {
   Competitor competitor;
@@ -47,7 +48,7 @@ struct Params {
 };
 
 // The reference kernel's problem: N elements (a power of two; from size 2 past a GPU's L2), 16 per
-// work item and pass, and passes enough for a few ms at size 3 (8 GiB read: about 2 ms on an H200).
+// work item and pass, and passes enough for a few ms at size 3 (8 GiB read).
 struct Problem {
   size_t n, items;
   unsigned passes;
@@ -107,13 +108,14 @@ gb::Measurement reference(Fixture& fx) {
 }
 
 // The kernel's median time alone, once per size: `alone` records its own; a competitor's benchmark
-// run without it (a filter) measures it first.
+// run without it (a filter) measures it first. Every benchmark of the family shares it: keyed by
+// the name without the competitor and its level.
 struct Baseline {
   double seconds;
 };
-std::string baseline_key(int size) { return "interference-baseline/" + std::to_string(size); }
-double baseline_seconds(Fixture& fx, int size) {
-  return gb::cached_host<const Baseline>(baseline_key(size), [&] {
+std::string baseline_key() { return gb::name_key_without({"", "rate", "share"}); }
+double baseline_seconds(Fixture& fx) {
+  return gb::cached_host<const Baseline>(baseline_key(), [&] {
            return std::make_shared<const Baseline>(Baseline{gb::median_unit_seconds(reference(fx))});
          })->seconds;
 }
@@ -317,9 +319,9 @@ size_t host_buffer_bytes() {
   const size_t bytes = std::clamp<size_t>(llc > 0 ? static_cast<size_t>(llc) : 0, size_t(32) << 20, size_t(1) << 30);
   return (bytes + kChunk - 1) / kChunk * kChunk;
 }
-std::shared_ptr<HostBuffers> host_buffers() {
+std::shared_ptr<HostBuffers> host_buffers() {  // shared by every share of host_copy
   const size_t bytes = host_buffer_bytes();
-  return gb::cached_host<HostBuffers>("interference-host/" + std::to_string(bytes), [&] {
+  return gb::cached_host<HostBuffers>(gb::name_key_without({"share"}), [&] {
     auto b = std::make_shared<HostBuffers>();
     b->src = gb::random_vector<uint32_t>(bytes / sizeof(uint32_t), 0x5eed, 0, 4294967295.0);
     b->dst = gb::random_vector<uint32_t>(bytes / sizeof(uint32_t), 0xd57, 0, 4294967295.0);
@@ -396,9 +398,10 @@ class HostCopyCompetitor {
 
 // ---- the benchmark ---------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_problem<Fixture>("interference/" + std::to_string(p.size_class),
+  // One fixture (the reference kernel and its buffers) for the whole family.
+  auto& fx = gb::cached_problem<Fixture>(gb::name_key_without({"", "rate", "share"}),
                                          [&] { return make_fixture(p.size_class); });
-  const double baseline = p.competitor == Competitor::alone ? 0 : baseline_seconds(fx, p.size_class);
+  const double baseline = p.competitor == Competitor::alone ? 0 : baseline_seconds(fx);
   std::optional<ProcessCompetitor> context;
   std::optional<ThreadCompetitor> thread_context;
   std::optional<HostCopyCompetitor> host_copy;
@@ -422,7 +425,7 @@ void run(benchmark::State& state, const Params& p) {
   const gb::Result r = gb::measure(state, m);
 
   const double base = p.competitor == Competitor::alone
-                          ? gb::cached_host<const Baseline>(baseline_key(p.size_class), [&] {
+                          ? gb::cached_host<const Baseline>(baseline_key(), [&] {
                               return std::make_shared<const Baseline>(Baseline{r.unit_seconds});
                             })->seconds
                           : baseline;
@@ -467,7 +470,7 @@ void register_interference() {
                           {Competitor::host_copy, 50, false},
                           {Competitor::host_copy, 100, false}};
   for (const Point& pt : points) {
-    std::vector<std::pair<std::string, std::string>> axes{{"", competitor_name(pt.competitor)}};
+    std::vector<std::pair<std::string, std::string>> axes{kCompetitor.part(pt.competitor)};
     if (pt.competitor == Competitor::context || pt.competitor == Competitor::thread_context)
       axes.emplace_back("rate", std::to_string(pt.level));
     if (pt.competitor == Competitor::host_copy) axes.emplace_back("share", std::to_string(pt.level));

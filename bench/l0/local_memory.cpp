@@ -29,7 +29,6 @@ struct Params {
     return {static_cast<size_t>(width), static_cast<size_t>(stride), kWarp, kUnroll, kRotate, rounds()};
   }
   size_t local_bytes() const { return ref::local_read_elements(layout()) * width * sizeof(float); }
-  std::string key() const { return type() + "/" + std::to_string(stride) + "/" + std::to_string(size_class); }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -75,7 +74,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("local" + p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(fx.work_items), cl::NDRange(fx.group)); };
   const double loads = static_cast<double>(fx.work_items) * p.rounds() * kUnroll;
   auto m = gb::Measurement::device(unit)

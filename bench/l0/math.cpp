@@ -37,15 +37,18 @@ const Function kFunctions[] = {
     {"pow", MathFunction::pow, "pow", "native_powr", "half_powr", 0.5f, 4.0f, 18.6, 16},
 };
 enum class Form { full, native, half };
-const char* form_name(Form f) { return f == Form::full ? "full" : f == Form::native ? "native" : "half"; }
+const gb::Axis<Form> kForm{"form", {{Form::full, "full"}, {Form::native, "native"}, {Form::half, "half"}}};
+const gb::Axis<bool> kMode{"mode", {{false, "strict"}, {true, "relaxed"}}};  // relaxed: -cl-fast-relaxed-math
 
 // The inputs axis: the function's ordinary domain walked (varied) or one input repeated
 // (unvaried); or a slow-path set of the strict full form, whose timed domain is kSlowPaths'.
 enum class Inputs { varied, unvaried, large, denormal, special };
-const char* inputs_name(Inputs in) {
-  static const char* names[] = {"varied", "unvaried", "large", "denormal", "special"};
-  return names[static_cast<int>(in)];
-}
+const gb::Axis<Inputs> kInputs{"inputs",
+                               {{Inputs::varied, "varied"},
+                                {Inputs::unvaried, "unvaried"},
+                                {Inputs::large, "large"},
+                                {Inputs::denormal, "denormal"},
+                                {Inputs::special, "special"}}};
 // Slow paths. Only the strict full form has an accuracy bound there: native_ is
 // implementation-defined, half_sin/cos/tan are defined on |x| <= 2^16 only, relaxed mode bounds
 // sin and cos on [-pi, pi] only and allows flushing denormals and any result for inf and NaN.
@@ -103,10 +106,6 @@ struct Params {
   // Strict full form: the throughput output replays within float rounding; everything else
   // is allowed the wide bound of the accuracy check below.
   bool exact_form() const { return form == Form::full && !relaxed; }
-  std::string key() const {
-    return std::string(fn->name) + form_name(form) + (relaxed ? "r" : "s") + inputs_name(inputs) +
-           std::to_string(size_class);
-  }
 };
 
 // ---- accuracy on a fixed input set ------------------------------------------------------------
@@ -233,7 +232,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, cl::NDRange(kLocal)); })
                          .work(gb::Work().items(static_cast<double>(fx.work_items) * kChains * fx.chain.iters))
                          .poison(fx.out, fx.work_items * sizeof(float))
@@ -265,9 +264,9 @@ void register_math() {
   const bool denormals = device_has_denormals();
   auto name_of = [&](const Params& p) {
     return gb::bench_name("L0/Math", {{"", p.fn->name},
-                                      {"form", form_name(p.form)},
-                                      {"mode", p.relaxed ? "relaxed" : "strict"},
-                                      {"inputs", inputs_name(p.inputs)},
+                                      kForm.part(p.form),
+                                      kMode.part(p.relaxed),
+                                      kInputs.part(p.inputs),
                                       {"size", std::to_string(size)}});
   };
   auto add = [&](const Params& p) {
@@ -275,8 +274,8 @@ void register_math() {
                       [p] { return std::vector<gb::ProgramKey>{p.program()}; });
   };
   for (const Function& fn : kFunctions) {
-    for (Form form : {Form::full, Form::native, Form::half})
-      for (bool relaxed : {false, true})
+    for (Form form : kForm.all())
+      for (bool relaxed : kMode.all())
         for (Inputs inputs : {Inputs::varied, Inputs::unvaried}) add(Params{&fn, form, relaxed, inputs, size});
     for (const SlowPath& slow : kSlowPaths) {
       if (slow.fn != fn.id) continue;

@@ -14,11 +14,11 @@ namespace {
 constexpr size_t kLineBytes = 128;  // chase granularity: NVIDIA's L1 line (4 x 32 B L2 sectors)
 constexpr size_t kLineWords = kLineBytes / sizeof(cl_uint);
 constexpr size_t kGroupSize = 256;   // memory_hierarchy_read's work group
-constexpr size_t kGroupsPerCU = 8;   // 2048 work items per compute unit: a full H200 SM
+constexpr size_t kGroupsPerCU = 8;   // 2048 work items per compute unit: a full NVIDIA SM
 constexpr size_t kElementBytes = 16; // float4 loads
 
 // Working sets: 1 KiB (latency) or 4 KiB (bandwidth), doubling up to 64 MiB (size 2), 256 MiB
-// (size 3: H200's L2 is 60 MB, so the last points are DRAM) or 1 GiB (size 4); size 1 (PoCL in
+// (size 3: past a 60 MB L2, so the last points are DRAM) or 1 GiB (size 4); size 1 (PoCL in
 // CI) quadruples up to 4 MiB.
 std::vector<size_t> working_sets(size_t first, int size_class) {
   static const size_t last_by_class[] = {4u << 20, 64u << 20, 256u << 20, size_t(1) << 30};
@@ -83,8 +83,7 @@ gb::Check verify_chase(const ChaseFixture& fx) {
 }
 
 void run_chase(benchmark::State& state, size_t ws, int size_class) {
-  auto& fx = gb::cached_fixture<ChaseFixture>("chase" + std::to_string(ws) + "/" + std::to_string(size_class),
-                                              [&] { return make_chase(ws, size_class); });
+  auto& fx = gb::cached_fixture<ChaseFixture>(gb::name_key(), [&] { return make_chase(ws, size_class); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(1), cl::NDRange(1)); };
   const gb::Result r = gb::measure(state, gb::Measurement::device(unit)
                                               .work(gb::Work().items(fx.steps))  // items: dependent loads
@@ -147,8 +146,7 @@ gb::Check verify_read(const ReadFixture& fx) {
 }
 
 void run_read(benchmark::State& state, size_t ws, int size_class) {
-  auto& fx = gb::cached_fixture<ReadFixture>("read" + std::to_string(ws) + "/" + std::to_string(size_class),
-                                             [&] { return make_read(ws, size_class); });
+  auto& fx = gb::cached_fixture<ReadFixture>(gb::name_key(), [&] { return make_read(ws, size_class); });
   const double loads = static_cast<double>(fx.work_items) * fx.layout.loads;
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
                          .work(gb::Work().bytes(loads * kElementBytes + fx.work_items * sizeof(float)).items(loads))

@@ -96,8 +96,7 @@ gb::Check verify_sweep(const SweepFixture& fx, int k) {
 }
 
 void run_sweep(benchmark::State& state, int k, int size_class) {
-  auto& fx = gb::cached_fixture<SweepFixture>("sweep" + std::to_string(k) + "/" + std::to_string(size_class),
-                                              [&] { return make_sweep(k, size_class); });
+  auto& fx = gb::cached_fixture<SweepFixture>(gb::name_key(), [&] { return make_sweep(k, size_class); });
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
                          .work(gb::Work().bytes(2.0 * fx.bytes).flops(2.0 * k * fx.floats).items(fx.floats))
                          .poison(fx.out, fx.bytes)
@@ -190,8 +189,7 @@ double median_of_last(const std::vector<double>& v, int n) {
 // One unit is one add kernel and one read kernel, each batch of K timed on its own: the unit's
 // time is the sum, and each rate comes from the median of its own kernel's per-unit times.
 void run_ratio(benchmark::State& state, int size_class) {
-  auto& fx = gb::cached_fixture<RatioFixture>("ratio" + std::to_string(size_class),
-                                              [&] { return make_ratio(size_class); });
+  auto& fx = gb::cached_fixture<RatioFixture>(gb::name_key(), [&] { return make_ratio(size_class); });
   const gb::Unit add = [&](gb::Batch& b) { b.launch(fx.add, fx.add_global, cl::NDRange(kLocal)); };
   const gb::Unit read = [&](gb::Batch& b) { b.launch(fx.read, fx.read_global, cl::NDRange(kLocal)); };
   std::vector<double> add_seconds, read_seconds;  // per unit, one entry per call of the timer

@@ -13,13 +13,11 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 enum class Direction { write, read };  // write: host -> device; read: device -> host
 enum class Route { pageable, pinned, map };
-const char* route_name(Route r) {
-  static const char* names[] = {"pageable", "pinned", "map"};
-  return names[static_cast<int>(r)];
-}
+const gb::Axis<Direction> kDirection{"", {{Direction::write, "write"}, {Direction::read, "read"}}};
+const gb::Axis<Route> kRoute{"route", {{Route::pageable, "pageable"}, {Route::pinned, "pinned"}, {Route::map, "map"}}};
 
-// The H200 SXM host link is PCIe Gen5 x16: 64 GB/s raw a direction, ~63 GB/s after 128b/130b
-// encoding. link_fraction is against 64 GB/s.
+// link_fraction is against a PCIe Gen5 x16 host link: 64 GB/s raw a direction, ~63 GB/s after
+// 128b/130b encoding.
 constexpr double kLinkBytesPerSecond = 64e9;
 
 struct Params {
@@ -27,9 +25,6 @@ struct Params {
   Route route;
   size_t bytes;
   int size_class;
-  std::string key() const {
-    return std::to_string(static_cast<int>(dir)) + route_name(route) + std::to_string(bytes) + "/" + std::to_string(size_class);
-  }
 };
 
 // 4 KiB x4 up to 4 MiB (size 1), 256 MiB (size 2) or 1 GiB (size 3 and 4).
@@ -142,7 +137,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("transfer" + p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   gb::Measurement m = gb::Measurement::host([&](int reps) { transfer(fx, p, reps); })
                           .work(gb::Work().bytes(static_cast<double>(fx.bytes)).items(1))
                           .poison([&] {  // the destination
@@ -163,12 +158,12 @@ gb::PathSet code_paths(int, size_t) { return {"copies: no kernel"}; }
 void register_transfer() {
   gb::declare_paths("L0/Transfer", code_paths);
   const int size = gb::session().size_class();
-  for (Direction dir : {Direction::write, Direction::read})
-    for (Route route : {Route::pageable, Route::pinned, Route::map})
+  for (Direction dir : kDirection.all())
+    for (Route route : kRoute.all())
       for (size_t bytes : transfer_sizes(size)) {
         Params p{dir, route, bytes, size};
-        auto name = gb::bench_name("L0/Transfer", {{"", dir == Direction::write ? "write" : "read"},
-                                                   {"route", route_name(route)},
+        auto name = gb::bench_name("L0/Transfer", {kDirection.part(dir),
+                                                   kRoute.part(route),
                                                    {"bytes", gb::bytes_label(bytes)},
                                                    {"size", std::to_string(size)}});
         if (auto why = gb::memory_shortfall({bytes}); !why.empty())  // the size is in the name: skipped, never shrunk

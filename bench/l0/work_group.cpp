@@ -122,8 +122,9 @@ struct StencilProblem {
   std::vector<float> want;   // the reference, made at the first check
 };
 
+// Shared by every stencil variant (edges, reqd_size, thread_limit) and shape.
 StencilProblem& stencil_problem(int size_class) {
-  return gb::cached_problem<StencilProblem>("stencil" + std::to_string(size_class), [&] {
+  return gb::cached_problem<StencilProblem>(gb::name_key_without({"", "edge", "attribute", "hint", "wg"}), [&] {
     auto pb = std::make_unique<StencilProblem>();
     pb->image = kStencilImage[size_class - 1];
     pb->input = gb::random_multiples<float>(pb->image.pixels(), 151, -256, 256, 0x1p-8);
@@ -138,10 +139,7 @@ const std::vector<float>& stencil_reference(StencilProblem& pb) {
 }
 
 enum class Edge { padded, nonuniform, host };
-const char* edge_name(Edge e) {
-  static const char* names[] = {"padded", "nonuniform", "host"};
-  return names[static_cast<int>(e)];
-}
+const gb::Axis<Edge> kEdge{"edge", {{Edge::padded, "padded"}, {Edge::nonuniform, "nonuniform"}, {Edge::host, "host"}}};
 
 struct StencilParams {
   std::string variant;  // edges, reqd_size, thread_limit
@@ -151,9 +149,6 @@ struct StencilParams {
   gb::WorkGroup wg;
   int size_class;
   std::string options;  // build options (non-uniform: the -cl-std this device needs)
-  std::string key() const {
-    return variant + edge_name(edge) + (reqd ? "r" : "") + std::to_string(hint) + wg.label() + std::to_string(size_class);
-  }
 };
 
 std::string stencil_options(const StencilParams& p, const std::string& non_uniform_option) {
@@ -227,7 +222,7 @@ gb::Check verify_stencil(const StencilFixture& fx, const StencilParams& p, Stenc
 
 void run_stencil(benchmark::State& state, const StencilParams& p) {
   auto& pb = stencil_problem(p.size_class);
-  auto& fx = gb::cached_fixture<StencilFixture>(p.key(), [&] { return make_stencil(p, pb); });
+  auto& fx = gb::cached_fixture<StencilFixture>(gb::name_key(), [&] { return make_stencil(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); };
   const double pixels = static_cast<double>(pb.image.pixels());
   // edge:host: a unit is the interior kernel (device time) and then the host's edge (host time),
@@ -260,8 +255,9 @@ struct ScaleAddProblem {
   cl::Buffer dx, dy;
 };
 
+// Shared by both indexings and every size.
 ScaleAddProblem& scale_add_problem(int size_class) {
-  return gb::cached_problem<ScaleAddProblem>("scale_add" + std::to_string(size_class), [&] {
+  return gb::cached_problem<ScaleAddProblem>(gb::name_key_without({"dims", "wg"}), [&] {
     auto pb = std::make_unique<ScaleAddProblem>();
     pb->image = kScaleAddImage[size_class - 1];
     pb->x = gb::random_multiples<float>(pb->image.pixels(), 152, -256, 256, 0x1p-8);
@@ -276,7 +272,6 @@ struct ScaleAddParams {
   int dims;
   gb::WorkGroup wg;
   int size_class;
-  std::string key() const { return "scale_add" + std::to_string(dims) + wg.label() + std::to_string(size_class); }
   gb::ProgramKey program() const { return ::program(dims == 2 ? "-DDIMS=2" : ""); }
 };
 
@@ -288,7 +283,7 @@ struct KernelFixture {
 
 void run_scale_add(benchmark::State& state, const ScaleAddParams& p) {
   auto& pb = scale_add_problem(p.size_class);
-  auto& fx = gb::cached_fixture<KernelFixture>(p.key(), [&] {
+  auto& fx = gb::cached_fixture<KernelFixture>(gb::name_key(), [&] {
     auto f = std::make_unique<KernelFixture>();
     f->kernel = gb::session().kernel(p.program(), "work_group_scale_add");
     if (!p.wg.is_auto()) gb::require_work_group(f->kernel, p.wg.size());
@@ -323,8 +318,9 @@ struct BarrierProblem {
   cl::Buffer in;
 };
 
+// Shared by every size.
 BarrierProblem& barrier_problem(int size_class) {
-  return gb::cached_problem<BarrierProblem>("barrier" + std::to_string(size_class), [&] {
+  return gb::cached_problem<BarrierProblem>(gb::name_key_without({"wg"}), [&] {
     auto pb = std::make_unique<BarrierProblem>();
     pb->items = kBarrierItems[size_class - 1];
     pb->rounds = kBarrierRounds[size_class - 1];
@@ -336,7 +332,7 @@ BarrierProblem& barrier_problem(int size_class) {
 
 void run_barrier(benchmark::State& state, const gb::WorkGroup& wg, int size_class) {
   auto& pb = barrier_problem(size_class);
-  auto& fx = gb::cached_fixture<KernelFixture>("barrier" + wg.label() + std::to_string(size_class), [&] {
+  auto& fx = gb::cached_fixture<KernelFixture>(gb::name_key(), [&] {
     auto f = std::make_unique<KernelFixture>();
     f->kernel = gb::session().kernel(program(""), "work_group_exchange");
     gb::require_work_group(f->kernel, wg.size());
@@ -388,7 +384,7 @@ gb::Check verify_live(const LiveFixture& fx, size_t items, int live, int repeats
 void run_live(benchmark::State& state, int live, int size_class) {
   const size_t items = kLiveItems[size_class - 1];
   const int repeats = live_repeats(live, size_class);
-  auto& fx = gb::cached_fixture<LiveFixture>("live" + std::to_string(live) + std::to_string(size_class), [&] {
+  auto& fx = gb::cached_fixture<LiveFixture>(gb::name_key(), [&] {
     auto f = std::make_unique<LiveFixture>();
     f->kernel = gb::session().kernel(live_program(live), "work_group_live");
     f->limit = checked_work_group_limit(f->kernel, gb::current_benchmark_name());
@@ -477,10 +473,10 @@ void register_work_group() {
 
   // 1. Edges: the bounds check, non-uniform groups, the host.
   const NonUniform non_uniform = non_uniform_support();
-  for (Edge e : {Edge::padded, Edge::nonuniform, Edge::host}) {
+  for (Edge e : kEdge.all()) {
     StencilParams p{"edges", e, false, 0, kEdgeShape, size, ""};
     p.options = stencil_options(p, non_uniform.option);
-    const std::string n = name("edges", "float", {{"edge", edge_name(e)}}, kEdgeShape);
+    const std::string n = name("edges", "float", {kEdge.part(e)}, kEdgeShape);
     if (e == Edge::nonuniform && !non_uniform.why_not.empty())
       gb::skip_variant(n, non_uniform.why_not);
     else

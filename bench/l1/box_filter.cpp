@@ -17,10 +17,14 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { naive, separable, fused, sliding, strip, strip_vec };
-const char* variant_name(Variant v) {
-  static const char* names[] = {"naive", "separable", "fused", "sliding", "strip", "strip_vec"};
-  return names[static_cast<int>(v)];
-}
+const gb::Axis<Variant> kVariant{"",
+                                 {{Variant::naive, "naive"},
+                                  {Variant::separable, "separable"},
+                                  {Variant::fused, "fused"},
+                                  {Variant::sliding, "sliding"},
+                                  {Variant::strip, "strip"},
+                                  {Variant::strip_vec, "strip_vec"}}};
+const gb::Axis<bool> kType{"type", {{false, "float"}, {true, "rgba8"}}};  // rgba8
 
 // "strip_vec" -> "STRIP_VEC": the kernel file's -DONLY_<VARIANT> selector.
 std::string upper(const char* name) {
@@ -73,11 +77,7 @@ struct Params {
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
 
-  std::string type() const { return rgba8 ? "rgba8" : "float"; }
-  std::string key() const {
-    return std::string(variant_name(variant)) + type() + std::to_string(radius) + wg.label() + std::to_string(size_class) +
-           "/" + std::to_string(cols) + "x" + std::to_string(rows);
-  }
+  std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
   size_t temp_bytes() const { return rgba8 ? 8 : 4; }  // float, or ushort4
   // Fused: outputs per work item down a column, the most of 4, 2, 1 that fits the budget.
@@ -127,10 +127,6 @@ struct Problem {
   std::vector<uint8_t> reference_rgba;
 };
 
-std::string problem_key(const Params& p) {
-  return "box_filter/" + p.type() + "/" + std::to_string(p.radius) + "/" + std::to_string(p.size_class);
-}
-
 std::unique_ptr<Problem> make_problem(const Params& p) {
   auto pb = std::make_unique<Problem>();
   pb->size = image_size(p.size_class);
@@ -159,7 +155,7 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
   const std::string file = "l1/box_filter.cl";
   if (p.variant == Variant::strip_vec) return {file, strip_vec_options(p, width)};
   std::string options = "-DRADIUS=" + std::to_string(p.radius) + (p.rgba8 ? " -DRGBA8" : "") + " -DONLY_" +
-                        upper(variant_name(p.variant));
+                        upper(kVariant.label(p.variant));
   if (p.variant == Variant::fused)
     options += " -DLX=" + std::to_string(p.wg.x) + " -DLY=" + std::to_string(p.wg.y) +
                " -DROWS=" + std::to_string(p.fused_rows());
@@ -288,8 +284,8 @@ gb::PathSet code_paths(int size_class, size_t) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(problem_key(p), [&] { return make_problem(p); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "wg"}), [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.first, fx.global1, fx.local1);
     if (fx.second()) b.launch(fx.second, fx.global2, fx.local2);
@@ -343,10 +339,9 @@ void register_box_filter() {
   const auto sweep = swept_shapes(size, limits);
   const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 8, 16);
   // Problem (type, radius) outer, variant and shape inner: each problem's benchmarks run in a row.
-  for (bool rgba8 : {false, true})
+  for (bool rgba8 : kType.all())
     for (int radius : kRadii)
-      for (Variant v : {Variant::naive, Variant::separable, Variant::fused, Variant::sliding, Variant::strip,
-                        Variant::strip_vec}) {
+      for (Variant v : kVariant.all()) {
         std::vector<Params> configs;
         if (v == Variant::strip_vec) {
           for (const auto& [cols, rows, wg] : strip_vec_configs(radius)) {
@@ -371,15 +366,15 @@ void register_box_filter() {
           if (v == Variant::fused && wg.is_auto()) continue;
           const std::string name =
               v == Variant::strip_vec
-                  ? gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
-                                                    {"type", p.type()},
+                  ? gb::bench_name("L1/BoxFilter", {kVariant.part(v),
+                                                    kType.part(rgba8),
                                                     {"radius", std::to_string(radius)},
                                                     {"size", std::to_string(size)},
                                                     {"cols", std::to_string(p.cols)},
                                                     {"rows", std::to_string(p.rows)},
                                                     {"wg", wg.label()}})
-                  : gb::bench_name("L1/BoxFilter", {{"", variant_name(v)},
-                                                    {"type", p.type()},
+                  : gb::bench_name("L1/BoxFilter", {kVariant.part(v),
+                                                    kType.part(rgba8),
                                                     {"radius", std::to_string(radius)},
                                                     {"size", std::to_string(size)},
                                                     {"wg", wg.label()}});
@@ -388,7 +383,7 @@ void register_box_filter() {
           if (!shortfall.empty())
             gb::skip_variant(name, shortfall);
           else if (strip_like && radius > kStripMaxRadius)
-            gb::skip_variant(name, std::string(variant_name(v)) + "'s register window is for small radii (<= " +
+            gb::skip_variant(name, std::string(kVariant.label(v)) + "'s register window is for small radii (<= " +
                                        std::to_string(kStripMaxRadius) + "); the sliding variant serves the larger ones");
           else if (wg.size() > d.max_work_group_size || std::max(kSlideColsGroup, kSlideRowsGroup) > d.max_work_group_size)
             gb::skip_variant(name, "work group larger than the device allows");

@@ -15,7 +15,6 @@ struct Params {
   fft::Problem problem;
   fft::Knobs knobs;
   int size_class;
-  std::string key() const { return "fft1d/" + problem.key() + "/" + knobs.key(); }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -52,7 +51,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark ---------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   gb::measure(state, fft::with_work(gb::Measurement::device([&](gb::Batch& b) { fx.pipeline.enqueue(b); }),
                                     p.problem, fx.pipeline.passes())
                          .counter("work_group", static_cast<double>(fx.pipeline.stages.front().work_group()))
@@ -92,18 +91,18 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   // The problems, both directions, with the default knobs.
   for (size_t n : stockham_lengths(size))
-    for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
+    for (fft::Dir dir : fft::kDir.all()) {
       Params p{fft::problem_1d(n, dir, size), fft::Knobs{}, size};
       add(fft::name("stockham", p.problem, size), p);
     }
 
   // Twiddles: cospi/sinpi of the exact angle, native_cos/native_sin, or a table (the default).
   for (size_t n : {size_t(1024), fft::lengths_1d(size).back()})
-    for (fft::Twiddle tw : {fft::Twiddle::sincos, fft::Twiddle::native, fft::Twiddle::table}) {
+    for (fft::Twiddle tw : fft::kTwiddle.all()) {
       fft::Knobs k;
       k.twiddle = tw;
       Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
-      add(fft::name("stockham_twiddle", p.problem, size, {{"twiddle", fft::twiddle_name(tw)}}), p);
+      add(fft::name("stockham_twiddle", p.problem, size, {fft::kTwiddle.part(tw)}), p);
     }
 
   // The longest length in three global passes where the fewest is two (2^20: 128 x 128 x 64
@@ -143,7 +142,7 @@ gb::PathSet code_paths(int size, size_t) {
     back.dir = fft::opposite(p.problem.dir);
     for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
       for (const auto& key : fft::programs_1d(*problem, p.knobs)) fft::add_program_paths(paths, key);
-    paths.insert(std::string(fft::dir_name(p.problem.dir)) + " transforms");
+    paths.insert(std::string(fft::kDir.label(p.problem.dir)) + " transforms");
     const size_t passes = fft::global_passes(p.problem.nx, p.knobs.passes).size();
     paths.insert(passes > 1 ? "global passes: " + std::to_string(passes) : "one kernel per transform");
   }

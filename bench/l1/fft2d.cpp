@@ -17,10 +17,12 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed, rows_cols_split };
-const char* shape_name(Shape s) {
-  static const char* names[] = {"pipeline4", "rows_cols", "rows_cols_wide", "rows_transposed", "rows_cols_split"};
-  return names[static_cast<int>(s)];
-}
+const gb::Axis<Shape> kShape{"",
+                            {{Shape::pipeline4, "pipeline4"},
+                             {Shape::rows_cols, "rows_cols"},
+                             {Shape::rows_cols_wide, "rows_cols_wide"},
+                             {Shape::rows_transposed, "rows_transposed"},
+                             {Shape::rows_cols_split, "rows_cols_split"}}};
 
 // rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
 // touched, as rows_cols has at 1024 x 1024, where it matches VkFFT), unless local memory holds
@@ -43,7 +45,7 @@ fft::Knobs wide_knobs(size_t n, size_t cols = 0, int radix = 0) {
 // finishes), each work group taking cols_per_group adjacent columns, so every read and write is a
 // run of that many float2 (64: 512 bytes) and a group holds only p points of each column (64 x 64
 // points: 35 KiB of local memory, 4 x 64 = 256 work items at radix 16), not whole 2048-point
-// columns. The 32 MiB intermediate mostly stays in the H200's L2: the third pass is L2 traffic.
+// columns. The 32 MiB intermediate mostly stays in a 60 MB L2: the third pass is L2 traffic.
 // p1 = the larger half of log2 n (2048 = 64 x 32); columns: 64 within 256 work items.
 // Its cost against rows_cols_wide: a second column pass over L2 (the second also two table loads
 // and a product per point for its twiddle) and one more launch gap, for column runs of 512 bytes.
@@ -66,10 +68,6 @@ struct Params {
   int size_class;
   fft::Knobs cols_knobs;  // the column pass of rows_cols_wide (and _split); rows_transposed: fft_rows_t's knobs
   size_t split = 0;       // rows_cols_split: p1, the first column pass's length
-  std::string key() const {
-    return std::string("fft2d/") + shape_name(shape) + "/" + problem.key() + "/" + cols_knobs.key() + "/" +
-           std::to_string(split);
-  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -164,7 +162,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
 
 // ---- the benchmark ---------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) { fx.pipeline.enqueue(b); };
   gb::measure(state, fft::with_work(gb::Measurement::device(unit), p.problem, fx.pipeline.passes())
                          .poison(fx.out, p.problem.bytes())
@@ -214,15 +212,14 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   std::vector<std::pair<std::string, Params>> all;
   auto add = [&](const std::string& name, const Params& p) { all.emplace_back(name, p); };
   for (const auto& [nx, ny] : extents(size))
-    for (Shape shape : {Shape::pipeline4, Shape::rows_cols, Shape::rows_cols_wide, Shape::rows_transposed,
-                        Shape::rows_cols_split})
-      for (fft::Dir dir : {fft::Dir::forward, fft::Dir::inverse}) {
+    for (Shape shape : kShape.all())
+      for (fft::Dir dir : fft::kDir.all()) {
         Params p{fft::Problem{nx, ny, 1, dir}, shape, size, shape == Shape::rows_cols_wide ? wide_knobs(ny) : fft::Knobs{}};
         if (shape == Shape::rows_cols_split) {
           p.split = split_first(ny);
           p.cols_knobs = split_knobs(ny, p.split);
         }
-        add(fft::name(shape_name(shape), p.problem, size), p);
+        add(fft::name(kShape.label(shape), p.problem, size), p);
       }
 
   // The column blocking of rows_cols_wide at 2048^2 (1024^2 at size 2): columns per work group (from what
@@ -244,7 +241,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     }
 
   // rows_transposed's blocking at the sweep size: rows per work group (the store's run length in
-  // float2) and radix, up to 256 work items (the H200's limit for these register-heavy kernels).
+  // float2) and radix, up to 256 work items (NVIDIA's driver limit for these register-heavy kernels).
   for (int radix : {16, 32})
     for (size_t rows = 2; rows <= 16 && n / fft::radix_plan(n, radix).radix * rows <= 256; rows *= 2) {
       fft::Knobs k;

@@ -68,7 +68,7 @@ gb::Check verify(const Fixture& fx, const fft::Problem& p) {
 // A sample is `every` frames and one finish (at most `every` units per sample); a smaller batch
 // still runs the whole window and is given its share of the time.
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>("fft2d-frames/" + p.problem.key(), [&] { return make_fixture(p.problem); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key_without({"sync_every"}), [&] { return make_fixture(p.problem); });
   auto& queue = gb::session().queue();
   const gb::Timer timer = [&](int units) -> gb::Sample {
     using clock = std::chrono::steady_clock;

@@ -16,7 +16,7 @@
 namespace fft {
 
 enum class Dir { forward, inverse };
-inline const char* dir_name(Dir d) { return d == Dir::forward ? "forward" : "inverse"; }
+inline const gb::Axis<Dir> kDir{"dir", {{Dir::forward, "forward"}, {Dir::inverse, "inverse"}}};
 inline Dir opposite(Dir d) { return d == Dir::forward ? Dir::inverse : Dir::forward; }
 
 // A batch of complex single-precision transforms: 1-D of length nx (ny == 1), or 2-D of ny rows
@@ -38,9 +38,6 @@ struct Problem {
   double bytes_per_pass() const { return 2.0 * static_cast<double>(bytes()); }
   std::string n_label() const {
     return is_2d() ? std::to_string(nx) + "x" + std::to_string(ny) : std::to_string(nx);
-  }
-  std::string key() const {
-    return n_label() + "/" + std::to_string(batch) + "/" + dir_name(dir);
   }
 };
 
@@ -83,7 +80,7 @@ inline std::string name(const std::string& variant, const Problem& p, int size_c
                         std::initializer_list<std::pair<std::string, std::string>> extra = {}) {
   std::vector<std::pair<std::string, std::string>> axes{{"", variant}, {"n", p.n_label()}};
   if (!p.is_2d()) axes.emplace_back("batch", std::to_string(p.batch));
-  axes.emplace_back("dir", dir_name(p.dir));
+  axes.push_back(kDir.part(p.dir));
   axes.insert(axes.end(), extra.begin(), extra.end());
   axes.emplace_back("size", std::to_string(size_class));
   return gb::bench_name(p.is_2d() ? "L1/FFT2D" : "L1/FFT", axes);
@@ -91,11 +88,11 @@ inline std::string name(const std::string& variant, const Problem& p, int size_c
 
 // ---- inputs and verification ------------------------------------------------------------------
 // Random input of a problem's size (the same for both directions and every variant). The last
-// one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two).
+// one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two): its
+// key is the benchmark's n: and batch: axes. `p` is the running benchmark's problem.
 using Input = std::shared_ptr<const std::vector<float>>;
 inline Input make_input(const Problem& p) {
-  const std::string key = std::to_string(p.nx) + "x" + std::to_string(p.ny) + "x" + std::to_string(p.batch);
-  return gb::cached_host<const std::vector<float>>(key, [&] {
+  return gb::cached_host<const std::vector<float>>(gb::name_key_only({"n", "batch"}), [&] {
     return std::make_shared<const std::vector<float>>(
         gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch));
   });
@@ -123,12 +120,13 @@ inline std::vector<size_t> sampled_members(const Problem& p) {
 // Eigen's FFT (in double) of the sampled members of the current input, in the problem's direction.
 // Kept like the input (the last one made), both directions side by side, since every variant of a
 // problem, the libraries' included, compares against the same transforms, and the variants
-// alternate forward and inverse (a 4096^2 reference takes seconds).
+// alternate forward and inverse (a 4096^2 reference takes seconds): keyed by the benchmark's n:
+// and batch: axes and the input they were made from.
 struct ExpectedTransforms {
   std::shared_ptr<const std::vector<double>> by_dir[2];  // forward, inverse: made when first asked
 };
 inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
-  const std::string key = p.n_label() + "/" + std::to_string(p.batch) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
+  const std::string key = gb::name_key_only({"n", "batch"}) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
   auto both = gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); });
   auto& t = both->by_dir[p.dir == Dir::inverse ? 1 : 0];
   if (!t)
@@ -162,7 +160,7 @@ gb::Check check_points(const Got& got, const Want& want, size_t block, double ma
 // Output: a std::vector<float> or a gb::HostSpan<float> (a read-back).
 template <typename Output>
 gb::Check check_transform(const Problem& p, const std::vector<float>& input, const Output& output, Accuracy a) {
-  const std::string what = std::string(dir_name(p.dir)) + " transform vs Eigen FFT";
+  const std::string what = std::string(kDir.label(p.dir)) + " transform vs Eigen FFT";
   const size_t floats = 2 * p.points_per_transform();
   if (p.is_2d()) return check_points(output, *expected_transform(p, input), floats, margin(p, a), what);
   const auto which = sampled_members(p);
@@ -177,7 +175,7 @@ gb::Check check_transform(const Problem& p, const std::vector<float>& input, con
 template <typename Output>
 gb::Check check_round_trip(const Problem& p, const std::vector<float>& input, const Output& round_trip, Accuracy a) {
   return check_points(round_trip, input, 2 * p.points_per_transform(), 2 * margin(p, a),
-                      std::string(dir_name(p.dir)) + " then " + dir_name(opposite(p.dir)) + " round trip vs input");
+                      std::string(kDir.label(p.dir)) + " then " + kDir.label(opposite(p.dir)) + " round trip vs input");
 }
 
 // Both checks, worst one reported.

@@ -151,17 +151,12 @@ class VkfftPlan : public Plan {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Library { clfft, vkfft };
-const char* library_name(Library l) { return l == Library::clfft ? "clfft" : "vkfft"; }
+const gb::Axis<Library> kLibrary{"", {{Library::clfft, "clfft"}, {Library::vkfft, "vkfft"}}};
 
 struct Params {
   fft::Problem problem;
   Library library;
   int size_class;
-  // The fixture (buffers and a plan for both directions) is shared by a problem's forward and
-  // inverse benchmarks, registered one after the other: one plan (and its compiles) per size.
-  std::string fixture_key() const {
-    return std::string("fftlib/") + library_name(library) + "/" + problem.n_label() + "/" + std::to_string(problem.batch);
-  }
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -209,7 +204,9 @@ void mark(gb::Batch& b) {
 }
 
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.fixture_key(), [&] { return make_fixture(p); });
+  // The fixture (buffers and a plan for both directions) is shared by a problem's forward and
+  // inverse benchmarks, registered one after the other: one plan (and its compiles) per size.
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key_without({"dir"}), [&] { return make_fixture(p); });
   const gb::Unit unit = [&](gb::Batch& b) {
     mark(b);
     fx.plan->enqueue(p.problem.dir, fx.in, fx.out);
@@ -222,7 +219,7 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 void add(const Params& p) {
-  const std::string name = fft::name(library_name(p.library), p.problem, p.size_class);
+  const std::string name = fft::name(kLibrary.label(p.library), p.problem, p.size_class);
   if (auto why = fft::too_large(p.problem, 4); !why.empty()) return gb::skip_variant(name, why);
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
 }
@@ -236,12 +233,11 @@ void register_fft_libraries() {
 #if defined(GPU_BENCH_HAVE_VKFFT)
   libraries.push_back(Library::vkfft);
 #endif
-  const auto both = {fft::Dir::forward, fft::Dir::inverse};
   for (Library lib : libraries) {
     for (size_t n : fft::lengths_1d(size))
-      for (fft::Dir dir : both) add(Params{fft::problem_1d(n, dir, size), lib, size});
+      for (fft::Dir dir : fft::kDir.all()) add(Params{fft::problem_1d(n, dir, size), lib, size});
     for (size_t n : fft::sizes_2d(size))
-      for (fft::Dir dir : both) add(Params{fft::problem_2d(n, dir), lib, size});
+      for (fft::Dir dir : fft::kDir.all()) add(Params{fft::problem_2d(n, dir), lib, size});
   }
 }
 GB_CASE(register_fft_libraries);

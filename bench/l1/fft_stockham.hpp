@@ -15,27 +15,21 @@
 
 namespace fft {
 
-// automatic: chosen per transform length by twiddle_for() (never passed to a kernel).
+// automatic: chosen per transform length by twiddle_for() (never passed to a kernel, nor named).
 enum class Twiddle { sincos = 0, native = 1, table = 2, automatic = 3 };
-inline const char* twiddle_name(Twiddle t) {
-  static const char* names[] = {"sincos", "native", "table", "auto"};
-  return names[static_cast<int>(t)];
-}
+inline const gb::Axis<Twiddle> kTwiddle{
+    "twiddle", {{Twiddle::sincos, "sincos"}, {Twiddle::native, "native"}, {Twiddle::table, "table"}}};
 inline Accuracy accuracy_of(Twiddle t) {
   return t == Twiddle::native ? Accuracy::approximate_twiddles : Accuracy::exact_twiddles;
 }
 
-// Tuning knobs of our kernels; defaults aim at an NVIDIA H200 (see docs of each below).
+// Tuning knobs of our kernels; defaults aim at NVIDIA's Hopper GPUs (see docs of each below).
 struct Knobs {
   int radix = 0;                         // radix of all passes but the first (4..32); 0: auto
   size_t rows_per_group = 0;             // fft_rows: transforms per work group; 0: kRowsGroupTarget
   Twiddle twiddle = Twiddle::automatic;  // see twiddle_for()
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
-  std::string key() const {
-    return std::to_string(radix) + "r" + std::to_string(rows_per_group) + twiddle_name(twiddle) +
-           std::to_string(cols_per_group) + "c" + std::to_string(passes) + "p";
-  }
 };
 
 // Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
@@ -222,8 +216,8 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
 inline gb::ProgramKey cols_program(size_t p, size_t stride_points, size_t ns_points, bool twiddled, Dir dir,
                                    const Knobs& k, size_t interleave = 1) {
   const ColsShape c = cols_shape(p, stride_points, ns_points, k, interleave);
-  // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256 on the
-  // H200); wider groups need the register budget capped to 65536 / group size.
+  // NVIDIA's compiler sizes fft_cols for 256 work items (CL_KERNEL_WORK_GROUP_SIZE 256); wider
+  // groups need the register budget capped to 65536 / group size.
   const size_t group = c.threads * c.cols;
   std::string nv_registers;
   if (group > 256 && gb::session().info().has_extension("cl_nv_compiler_options"))

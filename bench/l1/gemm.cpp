@@ -19,7 +19,7 @@ std::vector<Shape> problems(int size_class) {
     case 2:
       return {{512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {1000, 1500, 777},
               {2048, 96, 1500}};
-    case 3:  // a GPU's default: CLBlast's figures on the H200 were taken at 1024, 4096 and 8192
+    case 3:  // a GPU's default: 1024, 4096 and 8192, the squares the CLBlast comparison uses
       return {{1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 8192}, {3001, 4003, 5005},
               {8192, 520, 4100}};
     default:
@@ -78,9 +78,7 @@ static std::vector<T> padded_random(size_t rows, size_t cols, size_t ld, uint64_
 
 template <typename T>
 Fixture<T>& fixture(const Shape& s) {
-  const std::string key = std::string("L1/GEMM/") + type_name<T>() + "/" + std::to_string(s.m) +
-                          "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-  return gb::cached_fixture<Fixture<T>>(key, [&] {
+  return gb::cached_fixture<Fixture<T>>(gb::name_key_without({"", "wg"}), [&] {
     auto fx = std::make_unique<Fixture<T>>();
     fx->s = s;
     fx->lda = padded(s.k);
@@ -157,10 +155,7 @@ using gemm::Shape;
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { naive, tiled, regblock };
-const char* variant_name(Variant v) {
-  static const char* names[] = {"naive", "tiled", "regblock"};
-  return names[static_cast<int>(v)];
-}
+const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"}, {Variant::tiled, "tiled"}, {Variant::regblock, "regblock"}}};
 
 const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
 constexpr size_t kTiledTileK = 16;
@@ -178,7 +173,6 @@ struct Params {
   gb::WorkGroup wg;
   size_t tile_k;  // tiled and regblock: K per step
   int size_class;
-  std::string run_key() const { return std::string(variant_name(variant)) + "/" + wg.label(); }
 };
 
 // Local memory of the tiled and register-blocked kernels (as kernels/l1/gemm.cl declares it).
@@ -231,7 +225,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   const Shape& sh = p.shape;
   // The kernel's own work-group limit (NVIDIA reports 256 for some builds) is known once it is
   // built: above it the benchmark is skipped, and the run keeps no kernel it cannot launch.
-  cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + variant_name(p.variant));
+  cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + kVariant.label(p.variant));
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
   if (p.variant == Variant::regblock) {
@@ -257,7 +251,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
 template <typename T>
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gemm::fixture<T>(p.shape);
-  auto& r = fx.runs[p.run_key()];
+  auto& r = fx.runs[gb::name_key()];
   if (!r.kernel()) set_up(r, fx, p);
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(r.kernel, r.global, r.local); })
                          .work(gemm::work(p.shape, sizeof(T)))
@@ -294,12 +288,12 @@ void register_type(int size_class) {
       gb::skip_variant(gemm::bench_name("*", type, s, "", size_class), *why);
       continue;
     }
-    for (Variant v : {Variant::naive, Variant::tiled, Variant::regblock}) {
+    for (Variant v : kVariant.all()) {
       std::vector<gb::WorkGroup> shapes = {kDefaultShape};
       if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
       if (swept) shapes = sweep(v, size_class);
       for (const auto& wg : shapes) {
-        const std::string name = gemm::bench_name(variant_name(v), type, s, wg.label(), size_class);
+        const std::string name = gemm::bench_name(kVariant.label(v), type, s, wg.label(), size_class);
         size_t tile_k = 0;
         if (v == Variant::tiled) {
           tile_k = kTiledTileK;

@@ -54,7 +54,7 @@ struct Fixture {
   size_t lda, ldb, ldc;
   std::vector<T> a, b;  // host copies, padded rows as on the device
   cl::Buffer da, db, dc;
-  std::map<std::string, Run> runs;  // by variant and work group
+  std::map<std::string, Run> runs;  // by benchmark name (gb::name_key): variant and work group
   // What the checks compare against depends only on A and B: made by the first check, then
   // shared by every variant and work group of the problem.
   struct Expected {
@@ -67,8 +67,9 @@ struct Fixture {
   size_t c_bytes() const { return s.m * ldc * sizeof(T); }
 };
 
-// Cached per (type, shape): every variant and work group of one problem, in this file or in
-// gemm_clblast.cpp, shares the operands (random A and B, made and uploaded once).
+// Cached per (type, shape), keyed by the benchmark name without its variant and work group:
+// every variant and work group of one problem, in this file or in gemm_clblast.cpp, shares the
+// operands (random A and B, made and uploaded once).
 template <typename T>
 Fixture<T>& fixture(const Shape& s);
 

@@ -68,7 +68,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx) {
 template <typename T>
 void run(benchmark::State& state, const Shape& shape) {
   auto& fx = gemm::fixture<T>(shape);
-  auto& r = fx.runs["clblast"];
+  auto& r = fx.runs[gb::name_key()];
   if (!r.kernel()) set_up(r, fx);
   const gb::Unit unit = [&](gb::Batch& b) {
     // Only the batch's first and last units record events: the marker's then starts the first.

@@ -14,15 +14,14 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { global, local, local_replicated, local_warp, local_lanes, local_lanes16 };
 enum class Input { photo, noise, flat };
-const char* variant_name(Variant v) {
-  static const char* names[] = {"global", "local", "local_replicated", "local_warp", "local_lanes",
-                                "local_lanes16"};
-  return names[static_cast<int>(v)];
-}
-const char* input_name(Input i) {
-  static const char* names[] = {"photo", "noise", "flat"};
-  return names[static_cast<int>(i)];
-}
+const gb::Axis<Variant> kVariant{"",
+                                 {{Variant::global, "global"},
+                                  {Variant::local, "local"},
+                                  {Variant::local_replicated, "local_replicated"},
+                                  {Variant::local_warp, "local_warp"},
+                                  {Variant::local_lanes, "local_lanes"},
+                                  {Variant::local_lanes16, "local_lanes16"}}};
+const gb::Axis<Input> kInput{"input", {{Input::photo, "photo"}, {Input::noise, "noise"}, {Input::flat, "flat"}}};
 
 constexpr size_t kWorkGroup = 256;
 constexpr size_t kGroupsPerComputeUnit = 8;
@@ -44,7 +43,6 @@ struct Params {
   Variant variant;
   Input input;
   int size_class;
-  std::string key() const { return std::string(variant_name(variant)) + input_name(input) + std::to_string(size_class); }
 };
 
 // Size 1 launches at most 16 groups whatever the device (as 2 compute units would): every work
@@ -162,9 +160,8 @@ void launch(Fixture& fx, gb::Batch& b) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(std::string("histogram/") + input_name(p.input) + "/" + std::to_string(p.size_class),
-                                         [&] { return make_problem(p); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({""}), [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const double pixels = static_cast<double>(pb.pixels);
   auto m = gb::Measurement::device([&](gb::Batch& b) { launch(fx, b); })
                .work(gb::Work().bytes(pixels).items(pixels))
@@ -172,7 +169,7 @@ void run(benchmark::State& state, const Params& p) {
                .poison([&] { gb::poison(fx.bins[1 - fx.parity], 256 * sizeof(cl_uint)); })
                .check([&] {  // counts, of the last launch: bit-exact
                  return gb::check_exact(gb::read_back<uint32_t>(fx.bins[1 - fx.parity], 256), pb.reference,
-                                        std::string("histogram of ") + input_name(p.input));
+                                        std::string("histogram of ") + kInput.label(p.input));
                })
                .counter("pixels", pixels)
                .copy_fraction();
@@ -185,12 +182,11 @@ void register_histogram() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/Histogram", code_paths);
   const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 1, 2);
-  for (Input in : {Input::photo, Input::noise, Input::flat})  // the problem outer: variants share it
-    for (Variant v : {Variant::global, Variant::local, Variant::local_replicated, Variant::local_warp,
-                      Variant::local_lanes, Variant::local_lanes16}) {
+  for (Input in : kInput.all())  // the problem outer: variants share it
+    for (Variant v : kVariant.all()) {
       Params p{v, in, size};
-      const std::string name = gb::bench_name(
-          "L1/Histogram", {{"", variant_name(v)}, {"input", input_name(in)}, {"size", std::to_string(size)}});
+      const std::string name =
+          gb::bench_name("L1/Histogram", {kVariant.part(v), kInput.part(in), {"size", std::to_string(size)}});
       if (!shortfall.empty())
         gb::skip_variant(name, shortfall);
       else if (kWorkGroup > gb::session().info().max_work_group_size)

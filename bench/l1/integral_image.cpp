@@ -12,11 +12,12 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { rows_cols, fused };
-const char* variant_name(Variant v) { return v == Variant::rows_cols ? "rows_cols" : "fused"; }
+const gb::Axis<Variant> kVariant{"", {{Variant::rows_cols, "rows_cols"}, {Variant::fused, "fused"}}};
+const gb::Axis<bool> kOut{"out", {{false, "sum"}, {true, "sum_sq"}}};  // squared
 
 constexpr size_t kWorkGroup = 256;            // rows and fused kernels
-// Column kernel: 32 columns x 8 segments, 256 work items (NVIDIA's limit for it: 32 x 16 was
-// skipped on the H200, docs/PERFORMANCE.md, run 37).
+// Column kernel: 32 columns x 8 segments, 256 work items: NVIDIA's driver limits this kernel to
+// 256 (32 x 16 would be skipped).
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
@@ -25,8 +26,6 @@ struct Params {
   Variant variant;
   bool squared;
   int size_class;
-  std::string out() const { return squared ? "sum_sq" : "sum"; }
-  std::string key() const { return std::string(variant_name(variant)) + out() + std::to_string(size_class); }
 };
 
 // Width x height: class 1 is wider than a row chunk (WG x 4 = 1024 pixels: the carry crosses a
@@ -147,9 +146,8 @@ gb::Check verify(const Fixture& fx, Problem& pb, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>("integral_image/" + std::to_string(p.size_class),
-                                         [&] { return make_problem(p.size_class); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "out"}), [&] { return make_problem(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const size_t pixels = pb.size.width * pb.size.height;
   auto m = gb::Measurement::device([&](gb::Batch& b) { enqueue(fx, pb, p, b); })
                .work(gb::Work().bytes(static_cast<double>(pixels) * (1 + 4 + (p.squared ? 8 : 0)))
@@ -187,11 +185,11 @@ void register_integral_image() {
   gb::declare_paths("L1/IntegralImage", code_paths);
   const auto& d = gb::session().info();
   const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 8, 13);
-  for (Variant v : {Variant::rows_cols, Variant::fused})
-    for (bool squared : {false, true}) {
+  for (Variant v : kVariant.all())
+    for (bool squared : kOut.all()) {
       Params p{v, squared, size};
-      const std::string name = gb::bench_name(
-          "L1/IntegralImage", {{"", variant_name(v)}, {"out", p.out()}, {"size", std::to_string(size)}});
+      const std::string name =
+          gb::bench_name("L1/IntegralImage", {kVariant.part(v), kOut.part(squared), {"size", std::to_string(size)}});
       if (!shortfall.empty())
         gb::skip_variant(name, shortfall);
       else if (std::max(kWorkGroup, kCols * kSegments) > d.max_work_group_size)

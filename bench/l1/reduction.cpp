@@ -11,11 +11,9 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { local, subgroup };
 enum class Op { sum, min, max };
-const char* variant_name(Variant v) { return v == Variant::local ? "local" : "subgroup"; }
-const char* op_name(Op op) {
-  static const char* names[] = {"sum", "min", "max"};
-  return names[static_cast<int>(op)];
-}
+const gb::Axis<Variant> kVariant{"", {{Variant::local, "local"}, {Variant::subgroup, "subgroup"}}};
+const gb::Axis<Op> kOp{"op", {{Op::sum, "sum"}, {Op::min, "min"}, {Op::max, "max"}}};
+const gb::Axis<bool> kType{"type", {{false, "float"}, {true, "int"}}};  // is_int
 
 constexpr size_t kWorkGroup = 256;
 constexpr size_t kGroupsPerComputeUnit = 8;  // 2048 resident work items per SM on Hopper
@@ -33,8 +31,7 @@ struct Params {
   Op op;
   bool is_int;
   int size_class;
-  std::string type() const { return is_int ? "int" : "float"; }
-  std::string key() const { return std::string(variant_name(variant)) + op_name(op) + type() + std::to_string(size_class); }
+  std::string type() const { return kType.label(is_int); }
 };
 
 // Elements: class 1 is not a multiple of 4 (the scalar tail runs) and, over kSize1Groups groups,
@@ -125,7 +122,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->partials = gb::make_buffer(fx->groups * acc_bytes);
   fx->result = gb::make_buffer(acc_bytes);
   const gb::ProgramKey program = program_of(p);
-  const std::string base = std::string("reduction_") + variant_name(p.variant);
+  const std::string base = std::string("reduction_") + kVariant.label(p.variant);
   fx->reduce = s.kernel(program, base);
   fx->final_reduce = s.kernel(program, base + "_final");
   gb::require_work_group(fx->reduce, kWorkGroup);
@@ -157,7 +154,7 @@ double float_sum_bound(const Fixture& fx, const Problem& pb) {
 }
 
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
-  const std::string what = std::string(op_name(p.op)) + " of " + p.type();
+  const std::string what = std::string(kOp.label(p.op)) + " of " + p.type();
   if (p.is_int) {
     if (p.op == Op::sum) return exact<cl_long>(fx, pb.sum_int, what);
     return exact<cl_long>(fx, p.op == Op::min ? pb.min : pb.max, what);
@@ -170,9 +167,8 @@ gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>("reduction/" + p.type() + "/" + std::to_string(p.size_class),
-                                         [&] { return make_problem(p); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "op"}), [&] { return make_problem(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.reduce, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
     b.launch(fx.final_reduce, cl::NDRange(kWorkGroup), cl::NDRange(kWorkGroup));
@@ -192,12 +188,12 @@ void register_reduction() {
   gb::declare_paths("L1/Reduction", code_paths);
   const auto& sub = gb::device_subgroup_support();
   const std::string shortfall = gb::memory_shortfall({element_count(size) * 4});  // the input; partials are small
-  for (bool is_int : {false, true})  // the problem outer: variants and operations share it
-    for (Variant v : {Variant::local, Variant::subgroup})
-      for (Op op : {Op::sum, Op::min, Op::max}) {
+  for (bool is_int : kType.all())  // the problem outer: variants and operations share it
+    for (Variant v : kVariant.all())
+      for (Op op : kOp.all()) {
         Params p{v, op, is_int, size};
         const std::string name = gb::bench_name(
-            "L1/Reduction", {{"", variant_name(v)}, {"op", op_name(op)}, {"type", p.type()}, {"size", std::to_string(size)}});
+            "L1/Reduction", {kVariant.part(v), kOp.part(op), kType.part(is_int), {"size", std::to_string(size)}});
         if (!shortfall.empty())
           gb::skip_variant(name, shortfall);
         else if (v == Variant::subgroup && !sub.available)

@@ -15,11 +15,14 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { local, subgroup, lookback, lookback_registers, lookback_window, lookback_pipelined };
-const char* variant_name(Variant v) {
-  static const char* names[] = {"local",           "subgroup",        "lookback", "lookback_registers",
-                                "lookback_window", "lookback_pipelined"};
-  return names[static_cast<int>(v)];
-}
+const gb::Axis<Variant> kVariant{"",
+                                 {{Variant::local, "local"},
+                                  {Variant::subgroup, "subgroup"},
+                                  {Variant::lookback, "lookback"},
+                                  {Variant::lookback_registers, "lookback_registers"},
+                                  {Variant::lookback_window, "lookback_window"},
+                                  {Variant::lookback_pipelined, "lookback_pipelined"}}};
+const gb::Axis<bool> kType{"type", {{true, "int"}, {false, "float"}}};  // is_int
 
 // What bounds the scan, in the order the variants uncovered it: first the look-back, one work
 // item walking back a dependent L2 load per predecessor; then that walk, shortened by a window of
@@ -40,11 +43,7 @@ struct Params {
   size_t items = 16;  // register variants: elements per work item (4 x SUBTILES)
   bool serial = false;  // lookback_window: one work item walks the window (else a tree sums it)
   size_t groups_per_cu = 0;  // lookback_pipelined: persistent work groups per compute unit
-  std::string type() const { return is_int ? "int" : "float"; }
-  std::string key() const {
-    return std::string(variant_name(variant)) + type() + std::to_string(size_class) + "/" + std::to_string(window) +
-           "/" + std::to_string(items) + (serial ? "/serial" : "") + "/g" + std::to_string(groups_per_cu);
-  }
+  std::string type() const { return kType.label(is_int); }
   // Class 1 uses small tiles (64 x 4 x 2) so that a million elements already take three levels,
   // with two sub-tiles (their running sum carried as on a GPU's four). The register variants keep
   // 16 elements per work item at every class (class 1: 64 x 16 tiles).
@@ -131,7 +130,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->tiles = div_up(fx->n, p.tile());
   const gb::ProgramKey program = program_of(p);
   if (p.is_lookback()) {
-    fx->lookback = s.kernel(program, std::string("scan_") + variant_name(p.variant));
+    fx->lookback = s.kernel(program, std::string("scan_") + kVariant.label(p.variant));
     gb::require_work_group(fx->lookback, p.work_group());
     fx->status = gb::make_buffer(fx->tiles * sizeof(cl_ulong));
     // counter[0]: the next ticket; counter[1]: lookback_pipelined's finished groups. Both are
@@ -150,7 +149,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     GB_CL(k.setArg(5, static_cast<cl_uint>(fx->tiles)));
     return fx;
   }
-  const std::string base = std::string("scan_") + variant_name(p.variant);
+  const std::string base = std::string("scan_") + kVariant.label(p.variant);
   fx->reduce = s.kernel(program, base + "_reduce");
   fx->tiles_kernel = s.kernel(program, base + "_tiles");
   gb::require_work_group(fx->reduce, p.work_group());
@@ -223,7 +222,7 @@ gb::PathSet code_paths(int size_class, size_t compute_units) {
                     Variant::lookback_pipelined}) {
     Params p{v, false, size_class};
     if (v == Variant::lookback_window) p.window = 32;
-    const std::string name = variant_name(v);
+    const std::string name = kVariant.label(v);
     const size_t tile = p.tile(), tiles = div_up(n, tile);
     gb::path_if(paths, n % tile != 0, name + ": partial last tile");
     gb::path_if(paths, p.subtiles() > 1 && !p.in_registers(), name + ": running sum across sub-tiles");
@@ -247,9 +246,9 @@ gb::PathSet code_paths(int size_class, size_t compute_units) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>("scan/" + p.type() + "/" + std::to_string(p.size_class),
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "window", "items", "walk", "groups_per_cu"}),
                                          [&] { return make_problem(p); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const double n = static_cast<double>(fx.n);
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { enqueue_scan(fx, p, b); })
                          .work(gb::Work().bytes(2.0 * 4 * n).flops(n).items(n))
@@ -268,9 +267,8 @@ void register_scan() {
   const auto& sub = gb::device_subgroup_support();
   const uint64_t bytes = element_count(size) * 4;
   const std::string shortfall = gb::memory_shortfall({bytes, bytes});  // input, output; tile sums are small
-  for (bool is_int : {true, false})  // the problem outer: variants share it
-    for (Variant v : {Variant::local, Variant::subgroup, Variant::lookback, Variant::lookback_registers,
-                      Variant::lookback_window, Variant::lookback_pipelined}) {
+  for (bool is_int : kType.all())  // the problem outer: variants share it
+    for (Variant v : kVariant.all()) {
       Params base{v, is_int, size};
       // lookback_window: a window of 32 status words (a warp's worth) and of the whole work group,
       // 16 elements per work item; 32 elements (tiles twice as long) at window 32; the window
@@ -297,15 +295,15 @@ void register_scan() {
         p.groups_per_cu = w.groups_per_cu;
         std::string name;
         if (w.groups_per_cu)
-          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()},
+          name = gb::bench_name("L1/Scan", {kVariant.part(v), kType.part(is_int),
                                             {"groups_per_cu", std::to_string(w.groups_per_cu)},
                                             {"items", std::to_string(w.items)}, {"size", std::to_string(size)}});
         else if (w.window)
-          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"window", std::to_string(w.window)},
+          name = gb::bench_name("L1/Scan", {kVariant.part(v), kType.part(is_int), {"window", std::to_string(w.window)},
                                             {"items", std::to_string(w.items)}, {"walk", w.serial ? "serial" : "tree"},
                                             {"size", std::to_string(size)}});
         else
-          name = gb::bench_name("L1/Scan", {{"", variant_name(v)}, {"type", p.type()}, {"size", std::to_string(size)}});
+          name = gb::bench_name("L1/Scan", {kVariant.part(v), kType.part(is_int), {"size", std::to_string(size)}});
         if (!shortfall.empty())
           gb::skip_variant(name, shortfall);
         else if (v == Variant::subgroup && !sub.available)

@@ -9,16 +9,12 @@ namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
 enum class Variant { naive, tiled, tiled_padded };
-const char* variant_name(Variant v) {
-  static const char* names[] = {"naive", "tiled", "tiled_padded"};
-  return names[static_cast<int>(v)];
-}
+const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"}, {Variant::tiled, "tiled"}, {Variant::tiled_padded, "tiled_padded"}}};
 
 struct Params {
   Variant variant;
   gb::WorkGroup wg;  // tiled: wg.x is the tile's side, wg.y the rows of work items
   int size_class;
-  std::string key() const { return std::string(variant_name(variant)) + wg.label() + std::to_string(size_class); }
 };
 
 // Width x height: class 1 is odd-sized so the edge guards run; 3 and up move >= 256 MiB each way.
@@ -88,9 +84,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>("transpose/" + std::to_string(p.size_class),
-                                         [&] { return make_problem(p.size_class); });
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p, pb); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "wg"}), [&] { return make_problem(p.size_class); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const size_t elements = pb.shape.width * pb.shape.height;
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
                          .work(gb::Work().bytes(2.0 * elements * sizeof(float)).items(static_cast<double>(elements)))
@@ -135,7 +130,7 @@ void register_transpose() {
   auto add = [&](Variant v, const gb::WorkGroup& wg) {
     Params p{v, wg, size};
     const std::string name =
-        gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}});
+        gb::bench_name("L1/Transpose", {kVariant.part(v), {"size", std::to_string(size)}, {"wg", wg.label()}});
     if (!shortfall.empty())
       gb::skip_variant(name, shortfall);
     else
@@ -164,7 +159,7 @@ void register_transpose() {
   for (Variant v : {Variant::tiled, Variant::tiled_padded})
     for (const auto& wg : tiles) {
       const size_t local_bytes = wg.x * (wg.x + 1) * sizeof(float);
-      const std::string name = gb::bench_name("L1/Transpose", {{"", variant_name(v)}, {"size", std::to_string(size)}, {"wg", wg.label()}});
+      const std::string name = gb::bench_name("L1/Transpose", {kVariant.part(v), {"size", std::to_string(size)}, {"wg", wg.label()}});
       if (wg.size() > d.max_work_group_size || wg.x > d.max_work_item_sizes[0] || wg.y > d.max_work_item_sizes[1])
         gb::skip_variant(name, "work group larger than the device allows");
       else if (local_bytes > d.local_mem_bytes)

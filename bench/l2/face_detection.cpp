@@ -51,20 +51,16 @@ constexpr int kMinNeighbors = 3;       // OpenCV's groupRectangles
 constexpr double kGroupEps = 0.2;
 constexpr double kMatchOverlap = 0.5;  // detections match when their intersection over union is above this
 constexpr int kChunk = 32;                 // integral images: rows per work item in the column pass
-constexpr size_t kResidentPerUnit = 2048;  // staged kernels: work items per compute unit (H200: 2048 per SM)
+constexpr size_t kResidentPerUnit = 2048;  // staged kernels: work items per compute unit (a full NVIDIA SM)
 
 enum class Variant { fused, staged };
-const char* variant_name(Variant v) { return v == Variant::fused ? "fused" : "staged"; }
+const gb::Axis<Variant> kVariant{"", {{Variant::fused, "fused"}, {Variant::staged, "staged"}}};
 
 struct Params {
   Variant variant;
   size_t photo;  // index into photos()
   size_t wg;
   int size_class;
-  std::string key() const {
-    return std::string(variant_name(variant)) + std::to_string(photo) + "/" + std::to_string(wg) + "/" +
-           std::to_string(size_class);
-  }
 };
 
 int tiles(int size_class) {
@@ -159,10 +155,10 @@ std::shared_ptr<const HostDetection> compute_host_detection(const Params& p) {
 
 // Bad input (no usable cascade or photo, no window that fits, a cascade too costly: see the limits
 // in reference/haar_cascade.hpp) throws before any device buffer is made; the cache keeps the
-// failure, so the other variant of the image fails at once with the same message.
+// failure, so the other variant of the image fails at once with the same message. Shared by the
+// image's variants and work-group sizes.
 std::shared_ptr<const HostDetection> host_detection(const Params& p) {
-  return gb::cached_host<const HostDetection>(std::to_string(p.photo) + "/" + std::to_string(p.size_class),
-                                              [&] { return compute_host_detection(p); });
+  return gb::cached_host<const HostDetection>(gb::name_key_without({"", "wg"}), [&] { return compute_host_detection(p); });
 }
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -392,7 +388,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
   size_t differ = 0;
   for (size_t i = 0; i < windows; ++i)
     differ += other_depth[i] != depth[i] && h.result.borderline[i] == ref::kNotBorderline;
-  checks.push_back(exact_count(differ, windows, std::string("windows where ") + variant_name(other) + " differs"));
+  checks.push_back(exact_count(differ, windows, std::string("windows where ") + kVariant.label(other) + " differs"));
 
   // A device that passes far more windows than the host must not make the grouping below costly.
   const size_t device_raw = std::count(depth.begin(), depth.end(), static_cast<uint8_t>(fx.stages));
@@ -438,7 +434,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const HostDetection& h = *fx.host;
   const size_t lists = static_cast<size_t>(h.plan.windows) * sizeof(cl_uint2);
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { fx.pipeline(b, p.variant, 0); })
@@ -498,9 +494,9 @@ void register_face_detection() {
   const size_t max_wg = std::min(s.info().max_work_group_size, s.info().max_work_item_sizes[0]);
   std::vector<size_t> sizes = size > 1 ? std::vector<size_t>{64, 128, 256} : std::vector<size_t>{128};
   for (size_t photo = 0; photo < photos().size(); ++photo)
-    for (Variant v : {Variant::fused, Variant::staged})
+    for (Variant v : kVariant.all())
       for (size_t wg : sizes) {
-        const std::string name = gb::bench_name("L2/FaceDetection", {{"", variant_name(v)},
+        const std::string name = gb::bench_name("L2/FaceDetection", {kVariant.part(v),
                                                                      {"image", photos()[photo].name},
                                                                      {"scale", "1.25"},
                                                                      {"step", "1"},

@@ -24,7 +24,6 @@ struct Params {
   gb::WorkGroup wg;
   int size_class;
   std::string lattice() const { return q == 9 ? "D2Q9" : "D3Q19"; }
-  std::string key() const { return lattice() + wg.label() + std::to_string(size_class); }
 };
 
 // Cavity edge per size class (2-D: n x n, 3-D: n^3). Size 3 (256^3 x 19 x 4 B = 1.27 GB per
@@ -129,7 +128,7 @@ std::shared_ptr<HostState> make_host_state(const Params& p) {
 }
 
 std::shared_ptr<HostState> host_state(const Params& p) {
-  return gb::cached_host<HostState>(p.lattice() + std::to_string(p.size_class), [&] { return make_host_state(p); });
+  return gb::cached_host<HostState>(gb::name_key_without({"wg"}), [&] { return make_host_state(p); });
 }
 
 struct Fixture {
@@ -178,7 +177,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   auto& sim = *fx.sim;
   const double cells = static_cast<double>(sim.domain.cells()), bytes = cells * p.q * 2 * sizeof(float);
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { sim.step(b); })

@@ -17,7 +17,7 @@ constexpr int kReferenceSteps = 2;          // steps compared with the host refe
 // position is off by about a rounding of a coordinate up to the grid edge n (a GPU's fused
 // multiply-adds round otherwise than the host), which moves an interpolated value by that share of
 // a neighbour difference (random fields: up to the field's range), once per step: 4 u n per step,
-// at least 1e-4 (size 1). The H200 at n = 2048 differed by 1.6e-4 (docs/PERFORMANCE.md, run 37).
+// at least 1e-4 (size 1); a GPU's difference is in docs/PERFORMANCE.md, "Run 37".
 double reference_margin(int n) { return std::max(1e-4, kReferenceSteps * 4 * 0x1p-24 * n); }
 constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 |div before|
 
@@ -25,7 +25,6 @@ struct Params {
   int jacobi;
   gb::WorkGroup wg;
   int size_class;
-  std::string key() const { return std::to_string(jacobi) + wg.label() + std::to_string(size_class); }
 };
 
 // Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields). A device
@@ -57,8 +56,7 @@ std::shared_ptr<HostFluid> make_host_fluid(const Params& p) {
 }
 
 std::shared_ptr<HostFluid> host_fluid(const Params& p) {
-  return gb::cached_host<HostFluid>(std::to_string(p.jacobi) + "/" + std::to_string(p.size_class),
-                                    [&] { return make_host_fluid(p); });
+  return gb::cached_host<HostFluid>(gb::name_key_without({"wg"}), [&] { return make_host_fluid(p); });
 }
 
 // State (u, v, d) ping-pongs between slots 0 and 1: step c reads slot c and leaves slot 1 - c.
@@ -178,7 +176,7 @@ gb::Check verify(Fixture& fx, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& fx = gb::cached_fixture<Fixture>(p.key(), [&] { return make_fixture(p); });
+  auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
   const size_t bytes = static_cast<size_t>(fx.n) * fx.n * sizeof(float);
   const double cells = static_cast<double>(fx.n) * fx.n, moved = cells * bytes_per_cell(p.jacobi);
   const int next = 1 - fx.slot;  // the state the first step writes
