@@ -35,9 +35,15 @@ class PerUnitTime(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         return strict_load(path)
 
+    def fastest_of_two(self, name, *args):
+        """Each benchmark's entry with the lower time of two runs: on a CPU device a transient
+        stall of the host (another process, a cold cache) can triple one run's time per unit."""
+        runs = [iterations(self.run_json(f"{k}{name}", *args)) for k in range(2)]
+        return [min(pair, key=lambda b: b["real_time"]) for pair in zip(*runs)]
+
     def test_time_is_one_units_whatever_the_batch(self):
-        small = iterations(self.run_json("small.json", "--min_sample_ms=0.5", "--max_time=0.3"))
-        large = iterations(self.run_json("large.json", "--min_sample_ms=8", "--max_time=0.3"))
+        small = self.fastest_of_two("small.json", "--min_sample_ms=0.5", "--max_time=0.3")
+        large = self.fastest_of_two("large.json", "--min_sample_ms=8", "--max_time=0.3")
         self.assertEqual([b["name"] for b in small], [b["name"] for b in large])
         for a, b in zip(small, large):
             # Sixteen times the sample length: the batch grows, the time of one unit does not (a
