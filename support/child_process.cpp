@@ -162,6 +162,7 @@ int ChildProcess::stop(double grace_s) {
   if (exit_code_) return *exit_code_;
   if (pid_ <= 0) return -1;
   kill(pid_, SIGTERM);
+  kill(pid_, SIGCONT);  // a suspended child handles the SIGTERM only once it runs
   const auto deadline = after(grace_s);
   int status = 0;
   for (;;) {
@@ -181,6 +182,10 @@ int ChildProcess::stop(double grace_s) {
   }
   exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return *exit_code_;
+}
+
+void ChildProcess::suspend(bool stopped) {
+  if (!exit_code_ && pid_ > 0) kill(pid_, stopped ? SIGSTOP : SIGCONT);
 }
 
 }  // namespace gb

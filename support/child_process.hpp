@@ -41,6 +41,8 @@ class ChildProcess {
   // Asks the child to stop (SIGTERM) and reaps it; SIGKILL after `grace_s`. Its exit code (128 +
   // the signal when a signal ended it). Once reaped, returns that code again.
   int stop(double grace_s = 5);
+  // Stops (SIGSTOP) or continues (SIGCONT) the child; nothing once it is reaped.
+  void suspend(bool stopped);
 
  private:
   bool fill(double timeout_s);  // reads what the child wrote; false at end of file

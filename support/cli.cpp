@@ -84,6 +84,9 @@ CliOptions parse_cli(int* argc, char** argv) {
     } else if (take_value(a, "--build_threads", &v)) {
       o.build_threads = static_cast<int>(parse_number("--build_threads", v, 0, 256));
       if (std::to_string(*o.build_threads) != v) throw UsageError("--build_threads: expected a whole number, got '" + v + "'");
+    } else if (take_value(a, "--build_processes", &v)) {
+      o.build_processes = static_cast<int>(parse_number("--build_processes", v, 0, 64));
+      if (std::to_string(*o.build_processes) != v) throw UsageError("--build_processes: expected a whole number, got '" + v + "'");
     } else if (take_value(a, "--build_head_start", &v)) {
       o.build_head_start_s = parse_number("--build_head_start", v, 0, 1e6);
     } else if (take_value(a, "--kernel_timeout", &v)) {
@@ -149,6 +152,10 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
                           time (default: 1 on a GPU; 0 on a CPU device, which the compiler would
                           slow); never while a benchmark samples
+  --build_processes=N     helper processes that compile the selected benchmarks' programs into the
+                          driver's on-disk cache, each every N-th in run order (default: half the
+                          cores, at most 8, with NVIDIA's compute cache; else 0); stopped while a
+                          benchmark samples
   --build_head_start=S    before the first benchmark, wait at most S seconds for the programs
                           built ahead (default 5; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)

@@ -252,7 +252,8 @@ int run(int argc, char** argv) {
     file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +
                                               ",\"built_on_demand\":" + std::to_string(programs.built_on_demand) +
                                               ",\"undeclared\":" + std::to_string(programs.undeclared) +
-                                              ",\"waited\":" + std::to_string(programs.waited) + "}");
+                                              ",\"waited\":" + std::to_string(programs.waited) +
+                                              ",\"helper_processes\":" + std::to_string(gb::session().build_helpers()) + "}");
     return programs;
   };
   // A wait on the device past --kernel_timeout: the hung benchmark becomes an error entry beside
@@ -325,7 +326,8 @@ int run(int argc, char** argv) {
     std::vector<gb::ProgramKey> programs{gb::clock_ramp_program(), gb::batch_lead_program(),
                                          gb::copy_bandwidth_program()};
     for (auto& key : gb::selected_programs()) programs.push_back(std::move(key));
-    gb::session().build_ahead(programs);
+    gb::session().build_ahead(programs, cli.build_processes ? static_cast<unsigned>(*cli.build_processes)
+                                                            : gb::default_build_processes(chosen.info));
   }
 
   if (cli.warmup_s > 0 && !listing) {

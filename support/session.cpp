@@ -32,20 +32,41 @@ Session::Session(const cl::Device& device, DeviceInfo info, int size_class, unsi
   GB_CL(err);
 }
 
-cl::Program Session::build(const std::string& source, const std::string& options,
-                           const std::string& label) {
+cl::Program build_program(const cl::Context& context, const cl::Device& device, const std::string& source,
+                          const std::string& options, const std::string& label) {
   cl_int err = CL_SUCCESS;
-  cl::Program program(context_, source, false, &err);
+  cl::Program program(context, source, false, &err);
   GB_CL(err);
-  err = program.build(std::vector<cl::Device>{device_}, options.c_str());
+  err = program.build(std::vector<cl::Device>{device}, options.c_str());
   if (err != CL_SUCCESS) {
     std::string log;
-    program.getBuildInfo(device_, CL_PROGRAM_BUILD_LOG, &log);
+    program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
     throw std::runtime_error("building " + label + " with options '" + options +
                              "' failed: " + cl_error_name(err) + " (" + std::to_string(err) +
                              ")\nbuild log:\n" + log);
   }
   return program;
+}
+
+cl::Program Session::build(const std::string& source, const std::string& options, const std::string& label) {
+  return build_program(context_, device_, source, options, label);
+}
+
+void Session::build_ahead(const std::vector<ProgramKey>& keys, unsigned processes) {
+  if (processes > 0 && !helpers_)
+    if (const size_t number = device_number(device_); number > 0)
+      helpers_ = std::make_unique<BuildProcesses>(number, info_.platform + " / " + info_.name, keys, processes);
+  programs_.prefetch(keys);
+}
+
+void Session::pause_builds() {
+  if (helpers_) helpers_->pause();
+  programs_.pause();
+}
+
+void Session::resume_builds() {
+  if (helpers_) helpers_->resume();
+  programs_.resume();
 }
 
 cl::Program Session::program(const std::string& file, const std::string& options) {
@@ -62,6 +83,7 @@ cl::Kernel Session::kernel(const std::string& file, const std::string& name,
 }
 
 Session::~Session() {
+  helpers_.reset();
   for (auto it = on_close_.rbegin(); it != on_close_.rend(); ++it) (*it)();
   for (auto& [slot, s] : staging_) unmap(s);
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "build_processes.hpp"
 #include "cl.hpp"
 #include "devices.hpp"
 #include "program_cache.hpp"
@@ -18,6 +19,10 @@ namespace gb {
 // The OpenCL C source embedded at build time: "l0/global_bandwidth.cl" -> text.
 // Throws std::out_of_range naming the file when it is not embedded.
 const std::string& kernel_source(const std::string& file);
+
+// Builds `source` for `device`; a failed build throws with its log, `label` naming it.
+cl::Program build_program(const cl::Context& context, const cl::Device& device, const std::string& source,
+                          const std::string& options, const std::string& label);
 
 class Session {
  public:
@@ -33,13 +38,15 @@ class Session {
 
   // Built once per (file, options); a failed build throws with the build log.
   cl::Program program(const std::string& file, const std::string& options = "");
-  // Programs the run will ask for, in order: built by background threads from now on.
-  void build_ahead(const std::vector<ProgramKey>& keys) { programs_.prefetch(keys); }
-  // No program is built in the background between these (host-timed measurements).
-  void pause_builds() { programs_.pause(); }
-  void resume_builds() { programs_.resume(); }
+  // Programs the run will ask for, in order: built by background threads from now on, and by
+  // `processes` helper processes into the driver's cache (support/build_processes).
+  void build_ahead(const std::vector<ProgramKey>& keys, unsigned processes = 0);
+  // No program is built in the background between these (measurements).
+  void pause_builds();
+  void resume_builds();
   bool wait_for_builds(double seconds) { return programs_.wait_idle(seconds); }
   ProgramCache::Counts program_counts() const { return programs_.counts(); }
+  size_t build_helpers() const { return helpers_ ? helpers_->count() : 0; }
   cl::Kernel kernel(const std::string& file, const std::string& name,
                     const std::string& options = "");
   cl::Kernel kernel(const ProgramKey& program, const std::string& name) {
@@ -76,7 +83,8 @@ class Session {
   std::map<int, Staging> staging_;
   void unmap(Staging& s);
   std::vector<std::function<void()>> on_close_;
-  ProgramCache programs_;  // last: its builders use the context
+  ProgramCache programs_;  // its builders use the context
+  std::unique_ptr<BuildProcesses> helpers_;
 };
 
 // The session opened by main (or a test). Throws std::logic_error if none is open.

@@ -199,9 +199,12 @@ int context_child(const std::vector<std::string>& args) {
     return 0;
   };
   if (number < 1 || number > devices.size() || device_label(devices[number - 1].info) != args[1])
-    return unsupported("a second process does not see " + args[1] +
-                       " while this one holds it (an exclusive compute mode, or a machine that lends the GPU"
-                       " to one process)");
+    return unsupported("a second process does not see " + args[1] + " as device " + args[0] +
+                       " while this one holds it (it sees " + std::to_string(devices.size()) + " devices" +
+                       (number >= 1 && number <= devices.size() ? ", number " + args[0] + " being " +
+                                                                      device_label(devices[number - 1].info)
+                                                                : std::string()) +
+                       "; an exclusive compute mode, or a machine that lends the GPU to one process)");
   Ticks t;
   const std::string why = run_ticks(
       devices[number - 1].device, rate, [] { std::printf("ready\n"), std::fflush(stdout); },

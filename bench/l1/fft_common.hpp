@@ -147,12 +147,12 @@ template <typename Got, typename Want>
 gb::Check check_points(const Got& got, const Want& want, size_t block, double margin, const std::string& what) {
   const size_t blocks = (want.size() + block - 1) / block;
   std::vector<double> bound(blocks);
-  for (size_t b = 0; b < blocks; ++b) {
+  gb::parallel_blocks(blocks, [&](size_t b) {  // 2^27 values take 0.1 s on one core
     double sq = 0;
     const size_t end = std::min(want.size(), (b + 1) * block);
     for (size_t i = b * block; i < end; ++i) sq += static_cast<double>(want[i]) * static_cast<double>(want[i]);
     bound[b] = kTail * margin * std::sqrt(sq / static_cast<double>(end - b * block));
-  }
+  });
   return gb::check_bounded(got, want, [&](size_t i) { return bound[i / block]; }, what);
 }
 

@@ -6,7 +6,7 @@ import subprocess
 import tempfile
 import unittest
 
-from cli_support import require_device, run, strict_load
+from cli_support import GPU_BENCH, require_device, run, strict_load
 
 COMPARE = "/usr/share/benchmark/compare.py"
 SMALL = ["--size=1", "--warmup_s=0.1", "--min_sample_ms=1", "--benchmark_min_time=0.005"]
@@ -75,7 +75,8 @@ class UsageErrors(unittest.TestCase):
         require_device()
         for args in (["--benchmark_filter=("], ["--benchmark_repetitions=-3"], ["--benchmark_repetitions=0"],
                      ["--device=99999999999999"], ["--device= "], ["--benchmark_out_format=xml"],
-                     ["--benchmark_out=/no/such/folder/x.json"], ["--max_noise=0"], ["--min_samples=1.5"]):
+                     ["--benchmark_out=/no/such/folder/x.json"], ["--max_noise=0"], ["--min_samples=1.5"],
+                     ["--build_processes=x"], ["--build_processes=-1"]):
             p = run(*args, "--size=1", "--warmup_s=0")
             self.assertEqual(p.returncode, 2, (args, p.stderr))
             self.assertTrue(p.stderr.startswith("gpu_bench: error: "), (args, p.stderr))
@@ -124,6 +125,25 @@ class Runs(unittest.TestCase):
         for b in data["benchmarks"]:
             self.assertGreater(b["bytes_per_second"], 0)
             self.assertLessEqual(b["rel_error"], b["margin"])
+
+    def test_build_helper_processes(self):
+        # Helpers compile into the driver's cache (here PoCL's, emptied) beside the run's own builds;
+        # the run verifies as without them and leaves no helper behind.
+        scratch = os.path.join(self.tmp.name, "tmp")
+        os.mkdir(scratch)
+        env = dict(os.environ, POCL_CACHE_DIR=os.path.join(self.tmp.name, "pocl-cache"), TMPDIR=scratch)
+        path = os.path.join(self.tmp.name, "helpers.json")
+        p = subprocess.run([GPU_BENCH, ONE_CASE, *SMALL, "--build_processes=2", "--build_threads=1",
+                            "--benchmark_out=" + path], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(path)
+        self.assertEqual(json.loads(data["context"]["programs"])["helper_processes"], 2)
+        for b in data["benchmarks"]:
+            self.assertLessEqual(b["rel_error"], b["margin"])
+        ps = subprocess.run(["ps", "-eo", "args"], stdout=subprocess.PIPE, text=True).stdout
+        self.assertNotIn("--gb_child=build_programs", ps)
+        self.assertEqual(os.listdir(scratch), [])  # the helpers' program list removed
 
     def test_time_unit_and_tabular_counters_are_honored(self):
         p, path = self.run_json("us.json", "--benchmark_time_unit=us", "--benchmark_counters_tabular=true")

@@ -1,0 +1,50 @@
+// Programs compiled ahead in other processes. NVIDIA's OpenCL builds about 1.5 programs at a time
+// in one process, however many threads ask, while N processes build N at once; each build lands in
+// the driver's on-disk compute cache, from which this process's own build of the same source and
+// options loads in milliseconds (docs/PERFORMANCE.md, "Compiling in other processes"). The helpers
+// are gpu_bench started again (support/child_process); each builds every N-th program of the run's
+// list, in run order, then exits. They are stopped (SIGSTOP) while a benchmark samples, as the
+// build threads are, so that no compiler runs beside a measurement.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "devices.hpp"
+#include "program_cache.hpp"
+
+namespace gb {
+
+// Where helper processes help: a driver that keeps built programs on disk for other processes
+// (NVIDIA's compute cache, unless CUDA_CACHE_DISABLE=1). Elsewhere they would only duplicate work.
+bool driver_caches_builds(const DeviceInfo& info);
+
+// How many helpers by default: half the host's cores, at most 8, where the driver caches builds.
+unsigned default_build_processes(const DeviceInfo& info);
+
+class BuildProcesses {
+ public:
+  // Starts `count` helpers on the device numbered `device_number` (as --list_devices counts),
+  // labelled `device_label` ("platform / name", checked by each helper), building `keys`.
+  // Throws std::runtime_error when the list cannot be written or a helper cannot start.
+  BuildProcesses(size_t device_number, const std::string& device_label, const std::vector<ProgramKey>& keys,
+                 unsigned count);
+  ~BuildProcesses();  // stops the helpers still running and removes the list
+  BuildProcesses(const BuildProcesses&) = delete;
+  BuildProcesses& operator=(const BuildProcesses&) = delete;
+
+  size_t count() const { return helpers_.size(); }
+  void pause();   // SIGSTOP to every helper still running
+  void resume();  // SIGCONT
+
+ private:
+  std::string list_path_;
+  std::vector<std::unique_ptr<ChildProcess>> helpers_;
+};
+
+// The program list file: one "file<TAB>options" line per program (options have no newline).
+std::string program_list_text(const std::vector<ProgramKey>& keys);
+std::vector<ProgramKey> parse_program_list(const std::string& text);
+
+}  // namespace gb
