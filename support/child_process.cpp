@@ -31,6 +31,18 @@ namespace {
 constexpr char kEntryFlag[] = "--gb_child=";
 constexpr char kParentFlag[] = "--gb_parent=";
 
+// The environment as the process started. The ICD loader (ocl-icd) splits OCL_ICD_FILENAMES at
+// its colons in place, so after the first OpenCL call the variable names only its first library:
+// a child given the live environment saw PoCL alone, not the GPU (found on the lent machine, whose
+// OCL_ICD_FILENAMES lists PoCL, then NVIDIA). Taken before main, ahead of any OpenCL call.
+struct StartEnvironment {
+  std::vector<std::string> entries;
+  StartEnvironment() {
+    for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
+  }
+};
+const StartEnvironment g_start_environment;
+
 std::map<std::string, ChildMain>& entries() {
   static std::map<std::string, ChildMain> all;
   return all;
@@ -103,7 +115,11 @@ ChildProcess::ChildProcess(const std::string& entry, const std::vector<std::stri
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   std::fflush(stdout);
   std::fflush(stderr);
-  const int error = posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), environ);
+  std::vector<std::string> env_words = g_start_environment.entries;
+  std::vector<char*> env;
+  for (auto& w : env_words) env.push_back(w.data());
+  env.push_back(nullptr);
+  const int error = posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), env.data());
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
