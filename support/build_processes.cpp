@@ -70,6 +70,8 @@ int build_helper(const std::vector<std::string>& args) {
       build_program(context, d.device, kernel_source(keys[k].file), keys[k].options, keys[k].file);
     } catch (const std::exception&) {
     }
+    std::printf("built %zu\n", k);
+    std::fflush(stdout);
   }
   return 0;
 }
@@ -78,7 +80,8 @@ GB_CHILD_ENTRY("build_programs", build_helper);
 }  // namespace
 
 BuildProcesses::BuildProcesses(size_t device_number, const std::string& device_label,
-                               const std::vector<ProgramKey>& keys, unsigned count) {
+                               const std::vector<ProgramKey>& keys, unsigned count,
+                               std::function<void(const ProgramKey&)> built) {
   if (count == 0 || keys.empty()) return;
   const char* tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpu_bench_programs_XXXXXX";
@@ -94,10 +97,28 @@ BuildProcesses::BuildProcesses(size_t device_number, const std::string& device_l
     helpers_.push_back(std::make_unique<ChildProcess>(
         "build_programs", std::vector<std::string>{std::to_string(device_number), device_label, list_path_,
                                                    std::to_string(i), std::to_string(count)}));
+  for (unsigned i = 0; i < count; ++i)
+    readers_.emplace_back([this, i, count, keys, built] {
+      std::vector<bool> reported(keys.size(), false);
+      try {
+        for (;;) {
+          const std::string line = helpers_[i]->read_line(1e9);
+          size_t k = 0;
+          if (std::sscanf(line.c_str(), "built %zu", &k) == 1 && k < keys.size() && !reported[k]) {
+            reported[k] = true;
+            built(keys[k]);
+          }
+        }
+      } catch (...) {  // the helper ended (or the run is stopping): its other programs are ours
+      }
+      for (size_t k = i; k < keys.size(); k += count)
+        if (!reported[k]) built(keys[k]);
+    });
 }
 
 BuildProcesses::~BuildProcesses() {
   for (auto& h : helpers_) h->stop(0.5);
+  for (auto& r : readers_) r.join();
   if (!list_path_.empty()) std::remove(list_path_.c_str());
 }
 

@@ -6,8 +6,10 @@
 // list, in run order, then exits. They are stopped (SIGSTOP) while a benchmark samples, as the
 // build threads are, so that no compiler runs beside a measurement.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "child_process.hpp"
@@ -27,9 +29,11 @@ class BuildProcesses {
  public:
   // Starts `count` helpers on the device numbered `device_number` (as --list_devices counts),
   // labelled `device_label` ("platform / name", checked by each helper), building `keys`.
-  // Throws std::runtime_error when the list cannot be written or a helper cannot start.
+  // `built` is called (from a reader thread) for each key once its helper is done with it, or
+  // has ended without getting to it. Throws std::runtime_error when the list cannot be written
+  // or a helper cannot start.
   BuildProcesses(size_t device_number, const std::string& device_label, const std::vector<ProgramKey>& keys,
-                 unsigned count);
+                 unsigned count, std::function<void(const ProgramKey&)> built);
   ~BuildProcesses();  // stops the helpers still running and removes the list
   BuildProcesses(const BuildProcesses&) = delete;
   BuildProcesses& operator=(const BuildProcesses&) = delete;
@@ -41,6 +45,7 @@ class BuildProcesses {
  private:
   std::string list_path_;
   std::vector<std::unique_ptr<ChildProcess>> helpers_;
+  std::vector<std::thread> readers_;  // one per helper: its "built K" lines
 };
 
 // The program list file: one "file<TAB>options" line per program (options have no newline).

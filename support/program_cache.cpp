@@ -1,6 +1,7 @@
 // ProgramCache: one entry per key, a queue in run order, background builders.
 #include "program_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace gb {
@@ -59,13 +60,16 @@ cl::Program ProgramCache::get(const ProgramKey& key) {
   return it->second.program;
 }
 
-void ProgramCache::prefetch(const std::vector<ProgramKey>& keys) {
+void ProgramCache::prefetch(const std::vector<ProgramKey>& keys, bool gated) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (thread_count_ == 0 || stopping_) return;
     prefetched_ = true;
-    for (const auto& key : keys)
-      if (entries_.emplace(key, Entry{}).second) queue_.push_back(key);
+    for (const auto& key : keys) {
+      Entry fresh;
+      fresh.released = !gated;
+      if (entries_.emplace(key, fresh).second) queue_.push_back(key);
+    }
     while (threads_.size() < thread_count_ && threads_.size() < queue_.size())
       threads_.emplace_back([this] { worker(); });
   }
@@ -75,10 +79,18 @@ void ProgramCache::prefetch(const std::vector<ProgramKey>& keys) {
 void ProgramCache::worker() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stopping_ || (!queue_.empty() && paused_ == 0); });
+    // The first queued program that is released; those built on demand meanwhile are dropped.
+    auto next = queue_.end();
+    changed_.wait(lock, [&] {
+      if (stopping_) return true;
+      if (paused_ > 0) return false;
+      while (!queue_.empty() && entries_[queue_.front()].state != State::queued) queue_.pop_front();
+      next = std::find_if(queue_.begin(), queue_.end(), [&](const ProgramKey& k) { return entries_[k].released; });
+      return next != queue_.end();
+    });
     if (stopping_) return;
-    ProgramKey key = queue_.front();
-    queue_.pop_front();
+    ProgramKey key = *next;
+    queue_.erase(next);
     Entry& e = entries_[key];
     if (e.state != State::queued) continue;  // already built or being built on demand
     e.state = State::building;
@@ -87,6 +99,16 @@ void ProgramCache::worker() {
     build(key, true);
     lock.lock();
   }
+}
+
+void ProgramCache::release(const ProgramKey& key) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || it->second.released) return;
+    it->second.released = true;
+  }
+  changed_.notify_all();
 }
 
 void ProgramCache::pause() {

@@ -36,8 +36,12 @@ class ProgramCache {
   // The program, built now, or when a background build of it is under way, once that ends.
   // A failed build throws its error again on every call.
   cl::Program get(const ProgramKey& key);
-  // Queues the programs not yet known, in this order, for the background builders.
-  void prefetch(const std::vector<ProgramKey>& keys);
+  // Queues the programs not yet known, in this order, for the background builders. Gated: a
+  // builder takes a program only once release() names it (a helper process built it into the
+  // driver's cache, support/build_processes, so that the build here is a cache load); a program
+  // asked for before that is built on demand as ever.
+  void prefetch(const std::vector<ProgramKey>& keys, bool gated = false);
+  void release(const ProgramKey& key);
   // Holds the background builders: returns once none is building, and none starts until
   // resume() (host-timed measurements: a compiler on other cores disturbs host clocks).
   void pause();
@@ -58,6 +62,7 @@ class ProgramCache {
   enum class State { queued, building, done };
   struct Entry {
     State state = State::queued;
+    bool released = true;
     cl::Program program;
     std::exception_ptr error;
   };

@@ -54,8 +54,14 @@ cl::Program Session::build(const std::string& source, const std::string& options
 
 void Session::build_ahead(const std::vector<ProgramKey>& keys, unsigned processes) {
   if (processes > 0 && !helpers_)
-    if (const size_t number = device_number(device_); number > 0)
-      helpers_ = std::make_unique<BuildProcesses>(number, info_.platform + " / " + info_.name, keys, processes);
+    if (const size_t number = device_number(device_); number > 0) {
+      // The build threads load what a helper built; they never compile the same program cold
+      // beside it (a benchmark about to sample waits for their build in flight).
+      programs_.prefetch(keys, true);
+      helpers_ = std::make_unique<BuildProcesses>(number, info_.platform + " / " + info_.name, keys, processes,
+                                                  [this](const ProgramKey& key) { programs_.release(key); });
+      return;
+    }
   programs_.prefetch(keys);
 }
 

@@ -124,3 +124,25 @@ TEST(ProgramCache, DestroyingDropsQueuedBuilds) {
 }
 
 }  // namespace
+
+namespace {
+
+// Gated programs (support/build_processes): the builders take one only once it is released, in
+// queue order among the released; one asked for before that is built on demand, once.
+TEST(ProgramCache, GatedProgramsWaitForTheirRelease) {
+  Recorder r;
+  gb::ProgramCache cache(r.builder(), 1);
+  cache.prefetch({key("-DA"), key("-DB"), key("-DC")}, true);
+  EXPECT_FALSE(cache.wait_idle(0.1)) << "nothing released: nothing may be built ahead";
+  EXPECT_EQ(r.count("k.cl -DA") + r.count("k.cl -DB") + r.count("k.cl -DC"), 0u);
+  cache.release(key("-DB"));
+  cache.get(key("-DA"));  // not released: built here, on demand
+  cache.release(key("-DA"));  // too late to matter: already built
+  cache.release(key("-DC"));
+  EXPECT_TRUE(cache.wait_idle(5));
+  for (const char* v : {"-DA", "-DB", "-DC"}) EXPECT_EQ(r.count(std::string("k.cl ") + v), 1u) << v;
+  EXPECT_EQ(cache.counts().built_ahead, 2u);
+  EXPECT_EQ(cache.counts().built_on_demand, 1u);
+}
+
+}  // namespace
