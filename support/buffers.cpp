@@ -3,9 +3,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace gb {
+
+double& read_back_seconds() {
+  static double total = 0;
+  return total;
+}
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 cl::Buffer make_buffer(size_t bytes, cl_mem_flags flags) {
   cl_int err = CL_SUCCESS;

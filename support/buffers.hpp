@@ -50,11 +50,17 @@ struct HostSpan {
 // host pages allocated, zeroed and freed per read (a 1 GiB vector costs more than its read).
 // Valid until the next read_back into the same slot; use distinct slots for outputs compared
 // together.
+// Seconds spent in read_back since the process started (GPU_BENCH_PHASES splits a check's time).
+double& read_back_seconds();
+double seconds_now();
+
 template <typename T>
 HostSpan<T> read_back(const cl::Buffer& b, size_t count, int slot = 0, size_t offset_elements = 0) {
+  const double start = seconds_now();
   void* host = session().staging(slot, count * sizeof(T));
   DeviceWait device_wait;
   GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T), count * sizeof(T), host));
+  read_back_seconds() += seconds_now() - start;
   return {static_cast<const T*>(host), count};
 }
 

@@ -250,10 +250,12 @@ Result measure(benchmark::State& state, const Measurement& m) {
 
   pause.release();
   const auto check_start = clock::now();
+  const double read_back_before = read_back_seconds();
   if (!record.check && m.check_) record.check = m.check_();
   if (std::getenv("GPU_BENCH_PHASES"))
-    warn("phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s", name.c_str(),
-         setup_seconds, calibration_seconds, run.wall_seconds, stats.n, batch, seconds_since(check_start));
+    warn("phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s (read-back %.3f s)",
+         name.c_str(), setup_seconds, calibration_seconds, run.wall_seconds, stats.n, batch, seconds_since(check_start),
+         read_back_seconds() - read_back_before);
 
   // Per unit: Google Benchmark divides by the one iteration's time, the median unit time.
   const Work& w = m.work_;
