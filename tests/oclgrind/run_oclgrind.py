@@ -43,7 +43,8 @@ GPU_BENCH_FLAGS = ["--size=1", "--warmup_s=0", "--benchmark_min_time=0.000001", 
 
 # The keys of an entry of kernel_files.json.
 ENTRY_KEYS = {
-    "filter": "benchmarks that reach the file's kernels (a --benchmark_filter)",
+    "filter": "benchmarks that reach the file's kernels (a --benchmark_filter, or a list of them: each "
+              "filter then runs in its own gpu_bench process, see separate_runs)",
     "kernels": "kernels the run must launch (Oclgrind's --inst-counts names them)",
     "unreached": "kernel -> why no benchmark runs it under Oclgrind",
     "timeout": "ctest's limit, seconds",
@@ -54,6 +55,7 @@ ENTRY_KEYS = {
     "global_mem_size": "Oclgrind's device memory, bytes (default 8 MiB)",
     "without_uninitialized": "why --uninitialized is off for this file",
     "separate_checks": "why --data-races and --uninitialized run in two gpu_bench processes",
+    "separate_runs": "why the filters of a list run in separate gpu_bench processes",
     "photo_crop": "a smaller copy of a photo, from its top left corner: {from, width, height}; "
                   "found through GPU_BENCH_IMAGE_DIR",
     "why": "why the filter or a setting is what it is",
@@ -103,6 +105,9 @@ def coverage():
         # A file whose every kernel is unreached (a test hook that never finishes) has no run.
         if entry.get("kernels") and (not entry.get("filter") or not entry.get("timeout")):
             problems.append(f"tests/oclgrind/kernel_files.json: {rel}: needs a filter and a timeout")
+        if isinstance(entry.get("filter"), list) != bool(entry.get("separate_runs", "").strip()):
+            problems.append(f"tests/oclgrind/kernel_files.json: {rel}: a list of filters needs separate_runs "
+                            "(why), and separate_runs a list")
         expected, unreached = set(entry.get("kernels", [])), set(entry.get("unreached", {}))
         for k in sorted(found - expected - unreached):
             problems.append(f"kernels/{rel}: kernel {k} is neither run by its oclgrind test nor listed as unreached")
@@ -275,7 +280,7 @@ def oclgrind_environment(oclgrind):
     return added
 
 
-def run_pass(gpu_bench, rel, entry, checks, preload, oclgrind, tmp, deadline):
+def run_pass(gpu_bench, rel, entry, bench_filter, checks, preload, oclgrind, tmp, deadline):
     """One gpu_bench process under Oclgrind with these checks: (its output, exit code, Oclgrind's
     log, the results JSON or None, seconds)."""
     log, out = os.path.join(tmp, "oclgrind.log"), os.path.join(tmp, "run.json")
@@ -319,7 +324,7 @@ def run_pass(gpu_bench, rel, entry, checks, preload, oclgrind, tmp, deadline):
         env["GPU_BENCH_IMAGE_DIR"] = tmp
         print(f"GPU_BENCH_IMAGE_DIR: {crop['width']} x {crop['height']} of {crop['from']}")
     cmd = [gpu_bench] + GPU_BENCH_FLAGS + entry.get("gpu_bench_args", []) + [
-        "--benchmark_filter=" + entry["filter"], "--benchmark_out=" + out, "--benchmark_out_format=json"]
+        "--benchmark_filter=" + bench_filter, "--benchmark_out=" + out, "--benchmark_out_format=json"]
     print(" ".join(f"{k}='{v}'" for k, v in sorted(settings.items()) if k != "OCLGRIND_LOG"),
           "LD_PRELOAD=" + env["LD_PRELOAD"], " ".join(cmd), flush=True)
     start = time.monotonic()
@@ -342,7 +347,7 @@ def run_pass(gpu_bench, rel, entry, checks, preload, oclgrind, tmp, deadline):
     return output, code, log_text, run, seconds
 
 
-def judge_pass(rel, entry, output, code, log_text, run, seconds, allowed, used, failures):
+def judge_pass(rel, entry, bench_filter, output, code, log_text, run, seconds, allowed, used, failures):
     """Adds this pass's failures; counts the allowed findings per allow-list entry in `used`.
     Returns the kernels it ran (launch counts) and its number of messages."""
     # Oclgrind's instruction histograms name each kernel run; the rest is gpu_bench's output.
@@ -359,7 +364,7 @@ def judge_pass(rel, entry, output, code, log_text, run, seconds, allowed, used, 
     if run is not None:
         bench = [b for b in run.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
         if not bench:
-            failures.append("no benchmark ran: " + entry["filter"])
+            failures.append("no benchmark ran: " + bench_filter)
         for b in bench:
             if b.get("error_occurred"):
                 failures.append(b["name"] + ": " + b.get("error_message", "error"))
@@ -415,10 +420,15 @@ def run_file(gpu_bench, rel, preload=None):
         print("--data-races and --uninitialized in two runs:", entry["separate_checks"])
     deadline = time.monotonic() + entry["timeout"] - 20
     failures, used, ran, messages, logs, seconds = [], Counter(), Counter(), 0, [], 0.0
-    for p in passes:
+    filters = entry["filter"] if isinstance(entry["filter"], list) else [entry["filter"]]
+    if len(filters) > 1:
+        print("each filter in its own process:", entry["separate_runs"])
+    for bench_filter, p in [(f, p) for f in filters for p in passes]:
         with tempfile.TemporaryDirectory() as tmp:
-            output, code, log_text, run, took = run_pass(gpu_bench, rel, entry, p, preload, oclgrind, tmp, deadline)
-        pass_ran, pass_messages = judge_pass(rel, entry, output, code, log_text, run, took, allowed, used, failures)
+            output, code, log_text, run, took = run_pass(gpu_bench, rel, entry, bench_filter, p, preload, oclgrind,
+                                                         tmp, deadline)
+        pass_ran, pass_messages = judge_pass(rel, entry, bench_filter, output, code, log_text, run, took, allowed,
+                                             used, failures)
         ran.update(pass_ran)
         messages += pass_messages
         logs.append(log_text)
