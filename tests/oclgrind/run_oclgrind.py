@@ -54,7 +54,6 @@ ENTRY_KEYS = {
     "gpu_bench_args": "more gpu_bench flags",
     "global_mem_size": "Oclgrind's device memory, bytes (default 8 MiB)",
     "without_uninitialized": "why --uninitialized is off for this file",
-    "separate_checks": "why --data-races and --uninitialized run in two gpu_bench processes",
     "separate_runs": "why the filters of a list run in separate gpu_bench processes",
     "photo_crop": "a smaller copy of a photo, from its top left corner: {from, width, height}; "
                   "found through GPU_BENCH_IMAGE_DIR",
@@ -415,9 +414,6 @@ def run_file(gpu_bench, rel, preload=None):
     if entry.get("without_uninitialized"):
         passes = [["--data-races", "--check-api"]]
         print("no --uninitialized for this file:", entry["without_uninitialized"])
-    elif entry.get("separate_checks"):
-        passes = [["--data-races", "--check-api"], ["--uninitialized", "--check-api"]]
-        print("--data-races and --uninitialized in two runs:", entry["separate_checks"])
     deadline = time.monotonic() + entry["timeout"] - 20
     failures, used, ran, messages, logs, seconds = [], Counter(), Counter(), 0, [], 0.0
     filters = entry["filter"] if isinstance(entry["filter"], list) else [entry["filter"]]
