@@ -122,12 +122,33 @@ inline std::vector<size_t> sampled_members(const Problem& p) {
 // problem, the libraries' included, compares against the same transforms, and the variants
 // alternate forward and inverse (a 4096^2 reference takes seconds): keyed by the benchmark's n:
 // and batch: axes and the input they were made from.
+// Beside each, the RMS of each transform's values (what the element-wise bounds scale with), and
+// the input's: computed once per problem rather than once per check (a pass over 2^27 values).
 struct ExpectedTransforms {
   std::shared_ptr<const std::vector<double>> by_dir[2];  // forward, inverse: made when first asked
+  std::shared_ptr<const std::vector<double>> rms_by_dir[2];
+  std::shared_ptr<const std::vector<double>> input_rms;
 };
-inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
+
+// The RMS of each block of `block` values of `values`, on every core.
+template <typename Values>
+std::vector<double> block_rms(const Values& values, size_t block) {
+  const size_t blocks = (values.size() + block - 1) / block;
+  std::vector<double> rms(blocks);
+  gb::parallel_blocks(blocks, [&](size_t b) {
+    double sq = 0;
+    const size_t end = std::min(values.size(), (b + 1) * block);
+    for (size_t i = b * block; i < end; ++i) sq += static_cast<double>(values[i]) * static_cast<double>(values[i]);
+    rms[b] = std::sqrt(sq / static_cast<double>(end - b * block));
+  });
+  return rms;
+}
+inline std::shared_ptr<ExpectedTransforms> expected_transforms(const std::vector<float>& input) {
   const std::string key = gb::name_key_only({"n", "batch"}) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
-  auto both = gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); });
+  return gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); });
+}
+inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
+  auto both = expected_transforms(input);
   auto& t = both->by_dir[p.dir == Dir::inverse ? 1 : 0];
   if (!t)
     t = std::make_shared<const std::vector<double>>(
@@ -144,16 +165,17 @@ inline std::shared_ptr<const std::vector<double>> expected_transform(const Probl
 // and no longer hides among the 2^20 points a relative L2 error sums over.
 constexpr double kTail = 16;
 template <typename Got, typename Want>
-gb::Check check_points(const Got& got, const Want& want, size_t block, double margin, const std::string& what) {
-  const size_t blocks = (want.size() + block - 1) / block;
-  std::vector<double> bound(blocks);
-  gb::parallel_blocks(blocks, [&](size_t b) {  // 2^27 values take 0.1 s on one core
-    double sq = 0;
-    const size_t end = std::min(want.size(), (b + 1) * block);
-    for (size_t i = b * block; i < end; ++i) sq += static_cast<double>(want[i]) * static_cast<double>(want[i]);
-    bound[b] = kTail * margin * std::sqrt(sq / static_cast<double>(end - b * block));
-  });
-  return gb::check_bounded(got, want, [&](size_t i) { return bound[i / block]; }, what);
+gb::Check check_points(const Got& got, const Want& want, size_t block, double margin, const std::vector<double>& rms,
+                       const std::string& what) {
+  return gb::check_bounded(got, want, [&](size_t i) { return kTail * margin * rms[i / block]; }, what);
+}
+
+// The RMS per transform of a reference direction or of the input, made once per problem.
+template <typename Values>
+const std::vector<double>& cached_rms(std::shared_ptr<const std::vector<double>>& slot, const Values& values,
+                                      size_t block) {
+  if (!slot) slot = std::make_shared<const std::vector<double>>(block_rms(values, block));
+  return *slot;
 }
 
 // Device output of the sampled members against Eigen's FFT (in double) of the same input.
@@ -162,19 +184,24 @@ template <typename Output>
 gb::Check check_transform(const Problem& p, const std::vector<float>& input, const Output& output, Accuracy a) {
   const std::string what = std::string(kDir.label(p.dir)) + " transform vs Eigen FFT";
   const size_t floats = 2 * p.points_per_transform();
-  if (p.is_2d()) return check_points(output, *expected_transform(p, input), floats, margin(p, a), what);
+  const auto want = expected_transform(p, input);
+  auto both = expected_transforms(input);
+  const auto& rms = cached_rms(both->rms_by_dir[p.dir == Dir::inverse ? 1 : 0], *want, floats);
+  if (p.is_2d()) return check_points(output, *want, floats, margin(p, a), rms, what);
   const auto which = sampled_members(p);
   std::vector<float> got;
   got.reserve(floats * which.size());
   for (size_t b : which) got.insert(got.end(), output.begin() + b * floats, output.begin() + (b + 1) * floats);
-  return check_points(got, *expected_transform(p, input), floats, margin(p, a), what);
+  return check_points(got, *want, floats, margin(p, a), rms, what);
 }
 
 // The opposite transform (scaled so the pair is the identity) applied to the output gives the
 // input back: two transforms' worth of error.
 template <typename Output>
 gb::Check check_round_trip(const Problem& p, const std::vector<float>& input, const Output& round_trip, Accuracy a) {
-  return check_points(round_trip, input, 2 * p.points_per_transform(), 2 * margin(p, a),
+  const size_t floats = 2 * p.points_per_transform();
+  const auto& rms = cached_rms(expected_transforms(input)->input_rms, input, floats);
+  return check_points(round_trip, input, floats, 2 * margin(p, a), rms,
                       std::string(kDir.label(p.dir)) + " then " + kDir.label(opposite(p.dir)) + " round trip vs input");
 }
 
