@@ -1,20 +1,28 @@
-// Buffer creation and poisoning.
+// Buffer creation, read-back into staging, and poisoning.
 #include "buffers.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <thread>
+
+#include "host_timing.hpp"
 
 namespace gb {
 
-double& read_back_seconds() {
-  static double total = 0;
-  return total;
+namespace {
+double g_read_back_seconds = 0;
 }
 
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+double read_back_seconds() { return g_read_back_seconds; }
+
+const void* read_into_staging(const cl::Buffer& b, size_t offset, size_t bytes, int slot) {
+  void* host = nullptr;
+  g_read_back_seconds += host_seconds([&] {
+    host = session().staging(slot, bytes);
+    DeviceWait device_wait;
+    GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset, bytes, host));
+  });
+  return host;
 }
 
 cl::Buffer make_buffer(size_t bytes, cl_mem_flags flags) {

@@ -51,17 +51,13 @@ struct HostSpan {
 // Valid until the next read_back into the same slot; use distinct slots for outputs compared
 // together.
 // Seconds spent in read_back since the process started (GPU_BENCH_PHASES splits a check's time).
-double& read_back_seconds();
-double seconds_now();
+double read_back_seconds();
+// read_back's blocking read of `bytes` from `offset` into staging slot `slot`; returns the memory.
+const void* read_into_staging(const cl::Buffer& b, size_t offset, size_t bytes, int slot);
 
 template <typename T>
 HostSpan<T> read_back(const cl::Buffer& b, size_t count, int slot = 0, size_t offset_elements = 0) {
-  const double start = seconds_now();
-  void* host = session().staging(slot, count * sizeof(T));
-  DeviceWait device_wait;
-  GB_CL(session().queue().enqueueReadBuffer(b, CL_TRUE, offset_elements * sizeof(T), count * sizeof(T), host));
-  read_back_seconds() += seconds_now() - start;
-  return {static_cast<const T*>(host), count};
+  return {static_cast<const T*>(read_into_staging(b, offset_elements * sizeof(T), count * sizeof(T), slot)), count};
 }
 
 template <typename T>
