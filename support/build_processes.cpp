@@ -61,7 +61,7 @@ int build_helper(const std::vector<std::string>& args) {
   const auto devices = enumerate_devices();
   if (number < 1 || number > devices.size()) return 3;
   const DeviceEntry& d = devices[number - 1];
-  if (d.info.platform + " / " + d.info.name != args[1]) return 3;
+  if (device_label(d.info) != args[1]) return 3;
   cl_int err = CL_SUCCESS;
   cl::Context context(d.device, nullptr, nullptr, nullptr, &err);
   if (err != CL_SUCCESS) return 3;
@@ -79,7 +79,7 @@ GB_CHILD_ENTRY("build_programs", build_helper);
 
 }  // namespace
 
-BuildProcesses::BuildProcesses(size_t device_number, const std::string& device_label,
+BuildProcesses::BuildProcesses(size_t device_number, const std::string& label,
                                const std::vector<ProgramKey>& keys, unsigned count,
                                std::function<void(const ProgramKey&)> built) {
   if (count == 0 || keys.empty()) return;
@@ -95,7 +95,7 @@ BuildProcesses::BuildProcesses(size_t device_number, const std::string& device_l
   count = std::min<unsigned>(count, static_cast<unsigned>(keys.size()));
   for (unsigned i = 0; i < count; ++i)
     helpers_.push_back(std::make_unique<ChildProcess>(
-        "build_programs", std::vector<std::string>{std::to_string(device_number), device_label, list_path_,
+        "build_programs", std::vector<std::string>{std::to_string(device_number), label, list_path_,
                                                    std::to_string(i), std::to_string(count)}));
   for (unsigned i = 0; i < count; ++i)
     readers_.emplace_back([this, i, count, keys, built] {

@@ -28,11 +28,11 @@ unsigned default_build_processes(const DeviceInfo& info);
 class BuildProcesses {
  public:
   // Starts `count` helpers on the device numbered `device_number` (as --list_devices counts),
-  // labelled `device_label` ("platform / name", checked by each helper), building `keys`.
+  // labelled `label` (gb::device_label, checked by each helper), building `keys`.
   // `built` is called (from a reader thread) for each key once its helper is done with it, or
   // has ended without getting to it. Throws std::runtime_error when the list cannot be written
   // or a helper cannot start.
-  BuildProcesses(size_t device_number, const std::string& device_label, const std::vector<ProgramKey>& keys,
+  BuildProcesses(size_t device_number, const std::string& label, const std::vector<ProgramKey>& keys,
                  unsigned count, std::function<void(const ProgramKey&)> built);
   ~BuildProcesses();  // stops the helpers still running and removes the list
   BuildProcesses(const BuildProcesses&) = delete;

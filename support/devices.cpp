@@ -86,6 +86,8 @@ std::vector<DeviceEntry> enumerate_devices() {
   return out;
 }
 
+std::string device_label(const DeviceInfo& info) { return info.platform + " / " + info.name; }
+
 size_t device_number(const cl::Device& device) {
   const auto all = enumerate_devices();
   for (size_t k = 0; k < all.size(); ++k)

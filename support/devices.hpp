@@ -47,6 +47,9 @@ DeviceInfo query_device_info(const cl::Platform& platform, const cl::Device& dev
 // A device's number in that list (from 1, as --device=N takes it), or 0 when it is not there: how
 // a child process (support/child_process) is told which device its parent measures.
 size_t device_number(const cl::Device& device);
+// "platform / name": with its number, how a child process (support/child_process) checks that it
+// opened its parent's device.
+std::string device_label(const DeviceInfo& info);
 
 // --device=SPEC and -N, parsed. An empty spec with no index means "the default device".
 struct DeviceSpec {

@@ -58,7 +58,7 @@ void Session::build_ahead(const std::vector<ProgramKey>& keys, unsigned processe
       // The build threads load what a helper built; they never compile the same program cold
       // beside it (a benchmark about to sample waits for their build in flight).
       programs_.prefetch(keys, true);
-      helpers_ = std::make_unique<BuildProcesses>(number, info_.platform + " / " + info_.name, keys, processes,
+      helpers_ = std::make_unique<BuildProcesses>(number, device_label(info_), keys, processes,
                                                   [this](const ProgramKey& key) { programs_.release(key); });
       return;
     }

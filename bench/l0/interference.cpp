@@ -185,8 +185,6 @@ gb::Check check_ticks(const Ticks& t) {
 // number and name, says "ready", ticks until the parent's SIGTERM, then writes "done <launches>
 // <seconds> <counters...>"; "unsupported: <why>" where it cannot (a device that a second process
 // does not see or cannot open: a GPU in an exclusive compute mode).
-std::string device_label(const gb::DeviceInfo& d) { return d.platform + " / " + d.name; }
-
 int context_child(const std::vector<std::string>& args) {
   if (args.size() != 3) throw std::invalid_argument("interference_context: DEVICE_NUMBER DEVICE_LABEL RATE");
   const size_t number = std::stoul(args[0]);
@@ -198,11 +196,11 @@ int context_child(const std::vector<std::string>& args) {
     std::fflush(stdout);
     return 0;
   };
-  if (number < 1 || number > devices.size() || device_label(devices[number - 1].info) != args[1])
+  if (number < 1 || number > devices.size() || gb::device_label(devices[number - 1].info) != args[1])
     return unsupported("a second process does not see " + args[1] + " as device " + args[0] +
                        " while this one holds it (it sees " + std::to_string(devices.size()) + " devices" +
                        (number >= 1 && number <= devices.size() ? ", number " + args[0] + " being " +
-                                                                      device_label(devices[number - 1].info)
+                                                                      gb::device_label(devices[number - 1].info)
                                                                 : std::string()) +
                        "; an exclusive compute mode, or a machine that lends the GPU to one process)");
   Ticks t;
@@ -226,7 +224,7 @@ class ProcessCompetitor {
     const size_t number = gb::device_number(gb::session().device());
     if (number == 0) throw std::runtime_error("the session's device is not in the device list");
     child_.emplace("interference_context", std::vector<std::string>{std::to_string(number),
-                                                                    device_label(gb::session().info()),
+                                                                    gb::device_label(gb::session().info()),
                                                                     std::to_string(rate_)});
     const std::string line = child_->read_line(120);  // a cold compiler takes seconds on PoCL
     if (line.rfind("unsupported: ", 0) == 0) throw gb::Unsupported(line.substr(13));
