@@ -167,7 +167,9 @@ constexpr double kTail = 16;
 template <typename Got, typename Want>
 gb::Check check_points(const Got& got, const Want& want, size_t block, double margin, const std::vector<double>& rms,
                        const std::string& what) {
-  return gb::check_bounded(got, want, [&](size_t i) { return kTail * margin * rms[i / block]; }, what);
+  gb::BlockBounds bounds{block, std::vector<double>(rms.size())};
+  for (size_t t = 0; t < rms.size(); ++t) bounds.per_block[t] = kTail * margin * rms[t];
+  return gb::check_bounded(got, want, bounds, what);
 }
 
 // The RMS per transform of a reference direction or of the input, made once per problem.

@@ -156,6 +156,34 @@ TEST(CheckBounded, ZeroBoundsDemandEqualityAndNonFiniteFails) {
   EXPECT_FALSE(gb::check_bounded(std::vector<float>{1}, want, 1.0, "size").passed());
 }
 
+TEST(CheckBounded, BlockBoundsAreThePerElementBoundOfEachBlock) {
+  // Three blocks of 400 (the last one short) spanning several of the check's parallel blocks'
+  // boundaries at no particular place: the same verdicts as the bound as a function of the index.
+  const size_t n = 1000, block = 400;
+  const gb::BlockBounds bounds{block, {1e-6, 4e-6, 2e-6}};
+  auto per_element = [&](size_t i) { return bounds.per_block[i / block]; };
+  std::vector<double> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = 1.0 + 0.001 * static_cast<double>(i % 7);
+  std::vector<float> got(want.begin(), want.end());
+  for (size_t wrong : {size_t(5), size_t(399), size_t(400), size_t(799), size_t(999)}) {
+    for (double share : {0.5, 1.5}) {
+      std::vector<double> g(want);
+      g[wrong] += share * per_element(wrong);
+      const auto blocks = gb::check_bounded(g, want, bounds, "blocks");
+      const auto elements = gb::check_bounded(g, want, per_element, "elements");
+      EXPECT_EQ(blocks.passed(), share < 1) << wrong;
+      EXPECT_EQ(blocks.passed(), elements.passed()) << wrong;
+      EXPECT_NEAR(blocks.error, elements.error, 1e-15) << wrong;
+      EXPECT_DOUBLE_EQ(blocks.margin, elements.margin);
+      EXPECT_NE(blocks.what.find("worst element " + std::to_string(wrong)), std::string::npos) << blocks.what;
+    }
+  }
+  got[401] = NAN;
+  const auto nan = gb::check_bounded(got, want, bounds, "nan");
+  EXPECT_FALSE(nan.passed());
+  EXPECT_NE(nan.what.find("worst element 401"), std::string::npos) << nan.what;
+}
+
 TEST(CheckBounded, ToleranceScaleScalesEveryBound) {
   std::vector<double> want{1, 1};
   std::vector<double> got{1, 1.001};
