@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -48,9 +49,28 @@ std::vector<ProgramKey> parse_program_list(const std::string& text) {
 }
 
 namespace {
+constexpr const char* kPlanPrefix = "plan:";
+std::map<std::string, PlanMaker>& plan_makers() {
+  static std::map<std::string, PlanMaker> makers;
+  return makers;
+}
+}  // namespace
+
+bool register_plan_maker(const std::string& library, PlanMaker make) {
+  return plan_makers().emplace(kPlanPrefix + library, std::move(make)).second;
+}
+
+ProgramKey plan_key(const std::string& library, const std::string& description) {
+  return {kPlanPrefix + library, description};
+}
+
+bool is_plan_key(const ProgramKey& key) { return key.file.rfind(kPlanPrefix, 0) == 0; }
+
+namespace {
 
 // The helper: DEVICE_NUMBER DEVICE_LABEL LIST_FILE INDEX COUNT. Builds keys INDEX, INDEX + COUNT,
-// ... and exits 0; a failed build is skipped (this process's own build reports it).
+// ... (kernel files, or library plans), writing "built K" or "failed K" for each, and exits 0; a
+// failure is only noted (this process's own build meets it again and reports it).
 int build_helper(const std::vector<std::string>& args) {
   if (args.size() != 5) throw std::invalid_argument("build_programs: DEVICE_NUMBER DEVICE_LABEL LIST INDEX COUNT");
   const size_t number = std::stoul(args[0]), index = std::stoul(args[3]), count = std::stoul(args[4]);
@@ -66,11 +86,19 @@ int build_helper(const std::vector<std::string>& args) {
   cl::Context context(d.device, nullptr, nullptr, nullptr, &err);
   if (err != CL_SUCCESS) return 3;
   for (size_t k = index; k < keys.size() && !child_stop_requested(); k += count) {
+    bool done = true;
     try {
-      build_program(context, d.device, kernel_source(keys[k].file), keys[k].options, keys[k].file);
+      if (!is_plan_key(keys[k])) {
+        build_program(context, d.device, kernel_source(keys[k].file), keys[k].options, keys[k].file);
+      } else {
+        const auto make = plan_makers().find(keys[k].file);
+        if (make == plan_makers().end()) throw std::invalid_argument("no plan maker " + keys[k].file);
+        make->second(context, d.device, keys[k].options);
+      }
     } catch (const std::exception&) {
+      done = false;
     }
-    std::printf("built %zu\n", k);
+    std::printf("%s %zu\n", done ? "built" : "failed", k);
     std::fflush(stdout);
   }
   return 0;
@@ -104,7 +132,8 @@ BuildProcesses::BuildProcesses(size_t device_number, const std::string& label,
         for (;;) {
           const std::string line = helpers_[i]->read_line(1e9);
           size_t k = 0;
-          if (std::sscanf(line.c_str(), "built %zu", &k) == 1 && k < keys.size() && !reported[k]) {
+          if ((std::sscanf(line.c_str(), "built %zu", &k) == 1 || std::sscanf(line.c_str(), "failed %zu", &k) == 1) &&
+              k < keys.size() && !reported[k]) {
             reported[k] = true;
             built(keys[k]);
           }

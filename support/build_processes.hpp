@@ -48,6 +48,15 @@ class BuildProcesses {
   std::vector<std::thread> readers_;  // one per helper: its "built K" lines
 };
 
+// Work a helper does besides compiling a kernel file: making a library's plan (clFFT, VkFFT), which
+// compiles the library's own programs; the run's own plan of the same problem then loads them from
+// the driver's cache. Named by plan_key(library, description) in a benchmark's program list; the
+// case registers what makes the plan from the description. The run's own build threads skip them.
+using PlanMaker = std::function<void(const cl::Context&, const cl::Device&, const std::string& description)>;
+bool register_plan_maker(const std::string& library, PlanMaker make);  // at static initialisation
+ProgramKey plan_key(const std::string& library, const std::string& description);
+bool is_plan_key(const ProgramKey& key);
+
 // The program list file: one "file<TAB>options" line per program (options have no newline).
 std::string program_list_text(const std::vector<ProgramKey>& keys);
 std::vector<ProgramKey> parse_program_list(const std::string& text);

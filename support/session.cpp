@@ -53,16 +53,21 @@ cl::Program Session::build(const std::string& source, const std::string& options
 }
 
 void Session::build_ahead(const std::vector<ProgramKey>& keys, unsigned processes) {
+  std::vector<ProgramKey> programs;  // the library plans among `keys` are the helpers' only
+  for (const auto& key : keys)
+    if (!is_plan_key(key)) programs.push_back(key);
   if (processes > 0 && !helpers_)
     if (const size_t number = device_number(device_); number > 0) {
       // The build threads load what a helper built; they never compile the same program cold
       // beside it (a benchmark about to sample waits for their build in flight).
-      programs_.prefetch(keys, true);
+      programs_.prefetch(programs, true);
       helpers_ = std::make_unique<BuildProcesses>(number, device_label(info_), keys, processes,
-                                                  [this](const ProgramKey& key) { programs_.release(key); });
+                                                  [this](const ProgramKey& key) {
+                                                    if (!is_plan_key(key)) programs_.release(key);
+                                                  });
       return;
     }
-  programs_.prefetch(keys);
+  programs_.prefetch(programs);
 }
 
 void Session::pause_builds() {

@@ -1,8 +1,10 @@
 // L1/FFT/{clfft,vkfft} and L1/FFT2D/{clfft,vkfft}: the problems of L1/FFT and L1/FFT2D run by
 // clFFT and VkFFT (OpenCL backend), built in when found at configure time. Work counted as there;
 // bytes: one read and one write of the data (the libraries' own passes are not counted).
+#include <cstdio>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "fft_common.hpp"
 #include "gpu_bench.hpp"
@@ -22,6 +24,21 @@ namespace {
 #if defined(GPU_BENCH_HAVE_CLFFT) || defined(GPU_BENCH_HAVE_VKFFT)
 
 // ---- the libraries behind one interface -------------------------------------------------------
+// Where a plan is made: the session's context and queue, or a build helper's own, which makes the
+// run's plans ahead so that their programs load from the driver's cache (support/build_processes).
+struct Target {
+  cl::Context context;
+  cl::Device device;
+  cl::CommandQueue queue;
+};
+Target session_target() { return {gb::session().context(), gb::session().device(), gb::session().queue()}; }
+cl::Buffer buffer_in(const Target& t, size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(t.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  GB_CL(err);
+  return b;
+}
+
 // A plan for one problem (both directions), baked outside the timed region; enqueue() puts one
 // transform in -> out on the session's queue, out of place, the inverse scaled by 1/N.
 class Plan {
@@ -55,20 +72,20 @@ std::shared_ptr<ClfftLibrary> clfft_library() {
 
 class ClfftPlan : public Plan {
  public:
-  explicit ClfftPlan(const fft::Problem& p) : library_(clfft_library()) {
+  ClfftPlan(const fft::Problem& p, const Target& t) : library_(clfft_library()) {
     size_t lengths[2] = {p.nx, p.ny};
-    CLFFT(clfftCreateDefaultPlan(&plan_, gb::session().context()(), p.is_2d() ? CLFFT_2D : CLFFT_1D, lengths));
+    CLFFT(clfftCreateDefaultPlan(&plan_, t.context(), p.is_2d() ? CLFFT_2D : CLFFT_1D, lengths));
     CLFFT(clfftSetPlanPrecision(plan_, CLFFT_SINGLE));
     CLFFT(clfftSetLayout(plan_, CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED));
     CLFFT(clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE));
     CLFFT(clfftSetPlanBatchSize(plan_, p.batch));
     CLFFT(clfftSetPlanDistance(plan_, p.points_per_transform(), p.points_per_transform()));
     // Default scales: forward 1, backward 1/N.
-    cl_command_queue queue = gb::session().queue()();
+    cl_command_queue queue = t.queue();
     CLFFT(clfftBakePlan(plan_, 1, &queue, nullptr, nullptr));
     size_t tmp_bytes = 0;
     CLFFT(clfftGetTmpBufSize(plan_, &tmp_bytes));
-    if (tmp_bytes > 0) tmp_ = gb::make_buffer(tmp_bytes);
+    if (tmp_bytes > 0) tmp_ = buffer_in(t, tmp_bytes);
   }
   ~ClfftPlan() override { clfftDestroyPlan(&plan_); }
   void enqueue(fft::Dir dir, const cl::Buffer& in, const cl::Buffer& out) override {
@@ -91,10 +108,10 @@ class ClfftPlan : public Plan {
 // outputBuffer, and `buffer` is its scratch; twiddles on NVIDIA are native_sin/native_cos.
 class VkfftPlan : public Plan {
  public:
-  VkfftPlan(const fft::Problem& p, const cl::Buffer& in, const cl::Buffer& out)
-      : device_(gb::session().device()()),
-        context_(gb::session().context()()),
-        scratch_(gb::make_buffer(p.bytes())),
+  VkfftPlan(const fft::Problem& p, const cl::Buffer& in, const cl::Buffer& out, const Target& t)
+      : device_(t.device()),
+        context_(t.context()),
+        scratch_(buffer_in(t, p.bytes())),
         bytes_(p.bytes()) {
     VkFFTConfiguration c = {};
     c.FFTdim = p.is_2d() ? 2 : 1;
@@ -153,6 +170,17 @@ class VkfftPlan : public Plan {
 enum class Library { clfft, vkfft };
 const gb::Axis<Library> kLibrary{"", {{Library::clfft, "clfft"}, {Library::vkfft, "vkfft"}}};
 
+// A plan's problem as build helpers are given it: "nx ny batch" (one plan serves both directions).
+std::string plan_description(const fft::Problem& p) {
+  return std::to_string(p.nx) + " " + std::to_string(p.ny) + " " + std::to_string(p.batch);
+}
+fft::Problem plan_problem(const std::string& description) {
+  fft::Problem p;
+  if (std::sscanf(description.c_str(), "%zu %zu %zu", &p.nx, &p.ny, &p.batch) != 3)
+    throw std::invalid_argument("FFT plan description: " + description);
+  return p;
+}
+
 struct Params {
   fft::Problem problem;
   Library library;
@@ -173,13 +201,29 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
 #if defined(GPU_BENCH_HAVE_CLFFT)
-  if (p.library == Library::clfft) fx->plan = std::make_unique<ClfftPlan>(p.problem);
+  if (p.library == Library::clfft) fx->plan = std::make_unique<ClfftPlan>(p.problem, session_target());
 #endif
 #if defined(GPU_BENCH_HAVE_VKFFT)
-  if (p.library == Library::vkfft) fx->plan = std::make_unique<VkfftPlan>(p.problem, fx->in, fx->out);
+  if (p.library == Library::vkfft) fx->plan = std::make_unique<VkfftPlan>(p.problem, fx->in, fx->out, session_target());
 #endif
   return fx;
 }
+
+// The same plans made by a build helper, in its own context, and dropped.
+#if defined(GPU_BENCH_HAVE_CLFFT)
+const bool clfft_plans_ahead =
+    gb::register_plan_maker("clfft", [](const cl::Context& c, const cl::Device& d, const std::string& description) {
+      ClfftPlan(plan_problem(description), Target{c, d, cl::CommandQueue(c, d)});
+    });
+#endif
+#if defined(GPU_BENCH_HAVE_VKFFT)
+const bool vkfft_plans_ahead =
+    gb::register_plan_maker("vkfft", [](const cl::Context& c, const cl::Device& d, const std::string& description) {
+      const fft::Problem p = plan_problem(description);
+      const Target t{c, d, cl::CommandQueue(c, d)};
+      VkfftPlan(p, buffer_in(t, p.bytes()), buffer_in(t, p.bytes()), t);
+    });
+#endif
 
 // ---- verification against reference/fft (Eigen), and the round trip -------------------------
 gb::Check verify(Fixture& fx, const Params& p) {
@@ -221,7 +265,9 @@ void run(benchmark::State& state, const Params& p) {
 void add(const Params& p) {
   const std::string name = fft::name(kLibrary.label(p.library), p.problem, p.size_class);
   if (auto why = fft::too_large(p.problem, 4); !why.empty()) return gb::skip_variant(name, why);
-  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); });
+  gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
+    return std::vector<gb::ProgramKey>{gb::plan_key(kLibrary.label(p.library), plan_description(p.problem))};
+  });
 }
 
 void register_fft_libraries() {

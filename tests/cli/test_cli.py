@@ -145,6 +145,24 @@ class Runs(unittest.TestCase):
         self.assertNotIn("--gb_child=build_programs", ps)
         self.assertEqual(os.listdir(scratch), [])  # the helpers' program list removed
 
+    def test_build_helper_makes_library_plans(self):
+        # A helper makes an FFT library's plan from its description (its programs then load from
+        # the driver's cache in the run) and reports what it could not make.
+        libraries = run("--version").stdout
+        library = "vkfft" if "VkFFT" in libraries else "clfft" if "clFFT" in libraries else None
+        if library is None:
+            self.skipTest("built without clFFT and VkFFT")
+        device = json.loads(run("--list_devices=json").stdout)[0]
+        listing = os.path.join(self.tmp.name, "programs")
+        with open(listing, "w") as f:
+            f.write(f"plan:{library}\t256 1 64\nplan:{library}\tnot a problem\nplan:nosuch\t256 1 64\n")
+        env = dict(os.environ, POCL_CACHE_DIR=os.path.join(self.tmp.name, "pocl-cache"))
+        p = subprocess.run([GPU_BENCH, "--gb_child=build_programs", "--gb_parent=%d" % os.getpid(), "1", device["platform"] + " / " + device["device"],
+                            listing, "0", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), ["built 0", "failed 1", "failed 2"])
+
     def test_time_unit_and_tabular_counters_are_honored(self):
         p, path = self.run_json("us.json", "--benchmark_time_unit=us", "--benchmark_counters_tabular=true")
         self.assertEqual(p.returncode, 0, p.stderr)
