@@ -96,25 +96,19 @@ std::map<std::string, Record>& records() {
   return all;
 }
 
-int next_power_of_two(double x, int cap) {
-  int p = 1;
-  while (p < x && p < cap) p <<= 1;
-  return std::min(p, cap);
-}
-
-// The smallest power of two of units whose sample lasts at least `target` seconds. The first run
-// pays for lazy allocation, code upload and cold caches and is not used.
+// The smallest batch of units (batch_at_least) whose sample lasts at least `target` seconds. The
+// first run pays for lazy allocation, code upload and cold caches and is not used.
 int calibrate(const Timer& timer, double target, int max_batch) {
   const double first = timer(1).seconds;
   if (first >= 4 * target) return 1;  // long units: one warm-up is enough
   double unit = timer(1).seconds;
   if (unit >= target) return 1;
-  int units = next_power_of_two(target / std::max(unit, 1e-9), max_batch);
+  int units = batch_at_least(target / std::max(unit, 1e-9), max_batch);
   // One unit alone may look slower or faster than in a batch (launch gaps): confirm on a batch.
   for (int tries = 0; tries < 6 && units < max_batch; ++tries) {
     const double t = timer(units).seconds;
     if (t >= target) break;
-    units = std::min(next_power_of_two(units * target / std::max(t, 1e-9), max_batch), units * 64);
+    units = std::min(batch_at_least(units * target / std::max(t, 1e-9), max_batch), units * 64);
   }
   return units;
 }

@@ -18,6 +18,11 @@ struct SampleStats {
 };
 SampleStats summarize(std::vector<double> samples);
 
+// The batch (units per sample) for a sample of at least `units` units: the smallest of 1, 2, 3,
+// then 4, 5, 6, 7 times a power of two, at least `units` (at most `cap`). Steps of at most 1.25x
+// keep a sample within about 1.25x --min_sample_ms (powers of two averaged 1.44x: sampling time).
+int batch_at_least(double units, int cap);
+
 // When to stop sampling one benchmark run.
 struct StopRule {
   double max_noise = 0.005;  // --max_noise (a fraction)
@@ -28,7 +33,8 @@ struct StopRule {
 
   // Whether sampling is finished after `spent` seconds with these statistics: the noise target
   // met with --min_samples; or the time limit (with 3 samples, or 1 when one sample takes more
-  // than half the limit); or the noise still above twice the target after 3x --min_samples.
+  // than half the limit); or the noise above 4x the target at --min_samples, or still above twice
+  // the target after 3x --min_samples.
   bool done(const SampleStats& s, double spent) const;
   // Whether the estimate met the noise target (the flag when it did not).
   bool converged(const SampleStats& s) const { return s.noise <= max_noise; }

@@ -47,7 +47,7 @@ TEST(StopRule, StopsOnceMinSamplesAndNoiseAreMet) {
   const auto quiet = gb::summarize({1, 1.001, 0.999, 1, 1.0005});
   EXPECT_TRUE(rule.done(quiet, 0.01));
   EXPECT_FALSE(rule.done(gb::summarize({1, 1.001, 0.999, 1}), 0.01));  // too few
-  const auto noisy = gb::summarize({1, 2, 0.5, 1.5, 3});
+  const auto noisy = gb::summarize({1, 1.02, 0.99, 1.015, 1});  // 1.5%
   EXPECT_FALSE(rule.done(noisy, 0.01));
   EXPECT_FALSE(rule.converged(noisy));
 }
@@ -66,15 +66,36 @@ TEST(StopRule, GivesUpOnANoiseFarAboveTheTarget) {
   gb::StopRule rule;
   rule.min_samples = 4;
   rule.max_noise = 0.01;
-  std::vector<double> wide, near;
+  std::vector<double> wide, mid, near;
   for (int i = 0; i < 12; ++i) {
-    wide.push_back(1.0 + 0.05 * (i % 4));    // relative IQR far above 2%
-    near.push_back(1.0 + 0.008 * (i % 4));   // 1.2%: above the target, within twice it
+    wide.push_back(1.0 + 0.05 * (i % 4));   // relative IQR about 9%: above 4x the target
+    mid.push_back(1.0 + 0.018 * (i % 4));   // about 2.6%: between 2x and 4x
+    near.push_back(1.0 + 0.008 * (i % 4));  // 1.2%: above the target, within twice it
   }
-  EXPECT_FALSE(rule.done(gb::summarize(std::vector<double>(wide.begin(), wide.begin() + 11)), 0.01));
-  EXPECT_TRUE(rule.done(gb::summarize(wide), 0.01));
-  EXPECT_FALSE(rule.converged(gb::summarize(wide)));
+  auto first = [](const std::vector<double>& v, size_t n) { return gb::summarize({v.begin(), v.begin() + n}); };
+  EXPECT_FALSE(rule.done(first(wide, 3), 0.01));  // fewer than --min_samples
+  EXPECT_TRUE(rule.done(first(wide, 4), 0.01));   // 4x the target at --min_samples: gives up
+  EXPECT_FALSE(rule.converged(first(wide, 4)));
+  EXPECT_FALSE(rule.done(first(mid, 4), 0.01));
+  EXPECT_FALSE(rule.done(first(mid, 11), 0.01));
+  EXPECT_TRUE(rule.done(gb::summarize(mid), 0.01));  // 2x the target at 3x --min_samples: gives up
+  EXPECT_FALSE(rule.converged(gb::summarize(mid)));
   EXPECT_FALSE(rule.done(gb::summarize(near), 0.01));
+}
+
+TEST(BatchAtLeast, StepsOfAtMostAQuarter) {
+  EXPECT_EQ(gb::batch_at_least(0.3, 1 << 20), 1);
+  EXPECT_EQ(gb::batch_at_least(2.5, 1 << 20), 3);
+  EXPECT_EQ(gb::batch_at_least(4.1, 1 << 20), 5);
+  EXPECT_EQ(gb::batch_at_least(8.5, 1 << 20), 10);
+  EXPECT_EQ(gb::batch_at_least(33, 1 << 20), 40);
+  EXPECT_EQ(gb::batch_at_least(1000, 1 << 20), 1024);
+  EXPECT_EQ(gb::batch_at_least(1e12, 4096), 4096);
+  for (int n = 1; n < 100000; n = gb::batch_at_least(n + 0.5, 1 << 20)) {
+    const int next = gb::batch_at_least(n + 0.5, 1 << 20);
+    EXPECT_GT(next, n);
+    EXPECT_LE(next, n < 4 ? n + 1 : n + n / 4) << n;
+  }
 }
 
 TEST(StopRule, ExplicitMinTimeIgnoresNoise) {
