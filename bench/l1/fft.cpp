@@ -28,7 +28,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
+  fx->in = fft::device_input(fx->input, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
   const bool multi_pass = fft::global_passes(p.problem.nx, p.knobs.passes).size() > 1;

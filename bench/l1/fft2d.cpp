@@ -142,7 +142,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
+  fx->in = fft::device_input(fx->input, CL_MEM_READ_ONLY);
   for (cl::Buffer* buf : {&fx->out, &fx->a, &fx->b, &fx->round_trip}) *buf = gb::make_buffer(p.problem.bytes());
   fx->pipeline = make_pipeline(p.problem, p.shape, p.cols_knobs, p.split, fx->in, fx->out, fx->a, fx->b);
   fft::Problem back = p.problem;

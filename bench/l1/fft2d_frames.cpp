@@ -38,7 +38,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const fft::Problem& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p);
-  fx->in = gb::upload(*fx->input, CL_MEM_READ_ONLY);
+  fx->in = fft::device_input(fx->input, CL_MEM_READ_ONLY);
   for (cl::Buffer* buf : {&fx->out, &fx->a, &fx->b, &fx->round_trip}) *buf = gb::make_buffer(p.bytes());
   fx->frame = fft::pipeline4(p, fx->in, fx->out, fx->a, fx->b);
   fft::Problem back = p;

@@ -70,9 +70,10 @@ inline Problem problem_1d(size_t n, Dir dir, int size_class) {
 }
 inline Problem problem_2d(size_t n, Dir dir) { return Problem{n, n, 1, dir}; }
 
-// Why a device cannot hold the problem (empty if it can): the variant is then skipped.
+// Why a device cannot hold the problem (empty if it can): the variant is then skipped. `buffers`:
+// the variant's own; one more holds the upload its input is copied from (device_input).
 inline std::string too_large(const Problem& p, int buffers) {
-  return gb::memory_shortfall(std::vector<uint64_t>(buffers, p.bytes()));
+  return gb::memory_shortfall(std::vector<uint64_t>(buffers + 1, p.bytes()));
 }
 
 // "L1/FFT/<variant>/n:1024/batch:65536/dir:forward/size:3", "L1/FFT2D/<variant>/n:1024x1024/...".
@@ -96,6 +97,22 @@ inline Input make_input(const Problem& p) {
     return std::make_shared<const std::vector<float>>(
         gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch));
   });
+}
+
+// The input on the device, in a buffer of the variant's own: a copy on the device of one upload
+// per input (kept like the input), since a host upload of 512 MiB per variant took longer than
+// its samples, and a variant must not see what another left in a shared buffer.
+inline cl::Buffer device_input(const Input& input, cl_mem_flags flags) {
+  struct Uploaded {
+    cl::Buffer buffer;
+  };
+  const std::string key = gb::name_key_only({"n", "batch"}) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input->data()));
+  const auto uploaded = gb::cached_host<Uploaded>(key, [&] { return std::make_shared<Uploaded>(Uploaded{gb::upload(*input)}); });
+  const size_t bytes = input->size() * sizeof(float);
+  cl::Buffer own = gb::make_buffer(bytes, flags);
+  GB_CL(gb::session().queue().enqueueCopyBuffer(uploaded->buffer, own, 0, 0, bytes));
+  GB_CL(gb::finish(gb::session().queue()));
+  return own;
 }
 
 // Single-precision FFT error grows about like log2 N; the margins are per log2 N, measured on

@@ -197,7 +197,7 @@ struct Fixture {
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   fx->input = fft::make_input(p.problem);
-  fx->in = gb::upload(*fx->input);
+  fx->in = fft::device_input(fx->input, CL_MEM_READ_WRITE);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
 #if defined(GPU_BENCH_HAVE_CLFFT)
