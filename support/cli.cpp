@@ -157,7 +157,7 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           cores, at most 8, with NVIDIA's compute cache; else 0); stopped while a
                           benchmark samples
   --build_head_start=S    before the first benchmark, wait at most S seconds for the programs
-                          built ahead (default 5; a large value builds everything first)
+                          built ahead (default 1; a large value builds everything first)
   --warmup_s=F            longest clock-ramp warm-up before measuring (default 3; 0: none)
   --clock_ramp            print the clock-ramp diagnostic (about 3 s) and exit
   --kernel_timeout=S      a wait on the device longer than S seconds (a hung or runaway kernel)

@@ -35,7 +35,7 @@ struct CliOptions {
   bool all_sweeps = false;          // every work-group sweep shape, not the default set
   std::optional<int> build_threads; // --build_threads: background program builders
   std::optional<int> build_processes; // --build_processes: helper processes filling the driver's cache
-  double build_head_start_s = 5.0;  // --build_head_start: longest wait for builds before the first benchmark
+  double build_head_start_s = 1.0;  // --build_head_start: longest wait for builds before the first benchmark
   double kernel_timeout_s = 300;    // --kernel_timeout: longest wait on the device (0: no limit)
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
