@@ -26,10 +26,15 @@ namespace gb {
 Measurement Measurement::device(Unit unit) {
   Measurement m;
   m.device_clock_ = true;
-  // The lead of each batch is the previous batch's enqueue time per unit, times this batch's units.
+  // The lead of each batch is three times the previous batch's enqueue time per unit, times this
+  // batch's units: the runtime pushes the gated units to the device more slowly than they were
+  // enqueued, and a lead of once the enqueue time let the device catch up with it in a share of
+  // the batches of launch-bound units (2-D FFTs of 256^2 on the H200: 5-25% noise, times up to
+  // 40% long; with 3x, 0.01-0.1% and the back-to-back time: docs/PERFORMANCE.md, run 52).
+  constexpr double kLeadOverEnqueue = 3;
   auto enqueue_per_unit = std::make_shared<double>(0);
   m.timer_ = [unit = std::move(unit), enqueue_per_unit](int units) {
-    const BatchTime t = run_batch(unit, units, *enqueue_per_unit * units);
+    const BatchTime t = run_batch(unit, units, kLeadOverEnqueue * *enqueue_per_unit * units);
     *enqueue_per_unit = t.enqueue_seconds / units;
     return Sample{t.device_seconds, t.host_seconds};
   };

@@ -47,7 +47,7 @@ struct BatchTime {
 
 // Enqueues `units` units, finishes once, and reads the two timers.
 // `lead_seconds` of device work (support's batch_lead kernel, not timed) run first, while the
-// runtime pushes the units queued behind it: about the previous batch's enqueue time.
+// runtime pushes the units queued behind it (at most 0.1 s): the caller's estimate of that push.
 BatchTime run_batch(const Unit& unit, int units, double lead_seconds = 0);
 // The program run_batch's lead kernel comes from (built ahead with the cases').
 ProgramKey batch_lead_program();
