@@ -366,14 +366,19 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
   const uint gx = get_local_id(0), gy = get_local_id(1), lid = gy * GX + gx;
   const uint tx = get_group_id(0), ty = get_group_id(1), ntx = get_num_groups(0);
   const uint x = tx * TC + gx * 4, y0 = ty * TR;
-  uint4 c = (uint4)(0), c2 = (uint4)(0);
+  // Every load is issued before the first use (each sits in branches a use would wait behind).
+  uchar4 px[RPT];
 #pragma unroll
   for (uint r = 0; r < RPT; ++r) {
     const uint y = y0 + gy * RPT + r;
-    uchar4 px = (uchar4)(0);
     const size_t i = (size_t)y * width + x;
-    if (y < height) TILES_LOAD4(uchar4, px, in, i, x, width);
-    const uint4 v = convert_uint4(px);
+    px[r] = (uchar4)(0);
+    if (y < height) TILES_LOAD4(uchar4, px[r], in, i, x, width);
+  }
+  uint4 c = (uint4)(0), c2 = (uint4)(0);
+#pragma unroll
+  for (uint r = 0; r < RPT; ++r) {
+    const uint4 v = convert_uint4(px[r]);
     c += v;
     rt[(gy * RPT + r) * RT_STRIDE + gx] = HSUM4(v);
 #ifdef SQUARED
@@ -449,6 +454,35 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
   }
 }
 
+// In-place exclusive scan of n values a[i0 + k * step] (and a2's), from t (t2), SCAN_BATCH at a time:
+// a batch's loads are issued before its stores (the compiler cannot tell that a store does not feed
+// a later load of the same array, so a plain loop would wait a round trip per value).
+#define SCAN_BATCH 8
+#ifdef SQUARED
+#define SCAN_BATCH_SQ(stmt) stmt
+#else
+#define SCAN_BATCH_SQ(stmt)
+#endif
+#define SCAN_IN_PLACE(a, a2, i0, step, n, t, t2)                          \
+  for (uint b = 0; b < (n); b += SCAN_BATCH) {                            \
+    uint v[SCAN_BATCH];                                                   \
+    ulong v2[SCAN_BATCH];                                                 \
+    _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {             \
+      const size_t i = (i0) + (size_t)(b + k) * (step);                   \
+      v[k] = b + k < (n) ? (a)[i] : 0;                                    \
+      SCAN_BATCH_SQ(v2[k] = b + k < (n) ? (a2)[i] : 0;)                   \
+    }                                                                     \
+    _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {             \
+      const size_t i = (i0) + (size_t)(b + k) * (step);                   \
+      if (b + k < (n)) {                                                  \
+        (a)[i] = t;                                                       \
+        SCAN_BATCH_SQ((a2)[i] = t2;)                                      \
+      }                                                                   \
+      t += v[k];                                                          \
+      SCAN_BATCH_SQ(t2 += v2[k];)                                         \
+    }                                                                     \
+  }
+
 // Groups [0, col_groups): colsum; the next tile_groups: tilesum (exclusive scans down the columns,
 // SCAN_COLS columns a group, each column in SCAN_SEGS segments: sum, exchange, rewrite). The rest:
 // rowsum, an exclusive scan along each row, a row per item. One barrier, reached by every group.
@@ -469,6 +503,7 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
   uint t = 0;
   ulong t2 = 0;
   if (down && x < cols)
+#pragma unroll 8
     for (uint y = y0; y < y1; ++y) {
       t += a[(size_t)y * cols + x];
 #ifdef SQUARED
@@ -486,34 +521,14 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
       t += seg[i * SCAN_COLS + lx];
       t2 += seg2[i * SCAN_COLS + lx];
     }
-    for (uint y = y0; y < y1; ++y) {
-      const size_t i = (size_t)y * cols + x;
-      const uint v = a[i];
-      a[i] = t;
-      t += v;
-#ifdef SQUARED
-      const ulong v2 = a2[i];
-      a2[i] = t2;
-      t2 += v2;
-#endif
-    }
+    SCAN_IN_PLACE(a, a2, (size_t)y0 * cols + x, cols, y1 - y0, t, t2)
     return;
   }
   const uint y = (g - col_groups - tile_groups) * (SCAN_COLS * SCAN_SEGS) + s * SCAN_COLS + lx;
   if (y >= height) return;
   t = 0;
   t2 = 0;
-  for (uint i = 0; i < ntx; ++i) {
-    const size_t j = (size_t)y * ntx + i;
-    const uint v = rowsum[j];
-    rowsum[j] = t;
-    t += v;
-#ifdef SQUARED
-    const ulong v2 = rowsum2[j];
-    rowsum2[j] = t2;
-    t2 += v2;
-#endif
-  }
+  SCAN_IN_PLACE(rowsum, rowsum2, (size_t)y * ntx, 1, ntx, t, t2)
 }
 
 // Over the scanned arrays: colabove = colsum, the row offsets = rowsum, the totals above = tilesum.
@@ -543,22 +558,13 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 
   // The item's pixels, its block's column sums, and (column 0) the row offsets and the corner's parts.
   uchar4 px[RPT];
-  uint4 c = (uint4)(0), c2 = (uint4)(0);
+  // Every load is issued before the first use (each sits in branches a use would wait behind).
 #pragma unroll
   for (uint r = 0; r < RPT; ++r) {
-    px[r] = (uchar4)(0);
     const size_t i = (size_t)(yb + r) * width + x;
+    px[r] = (uchar4)(0);
     if (yb + r < height) TILES_LOAD4(uchar4, px[r], in, i, x, width);
-    const uint4 v = convert_uint4(px[r]);
-    c += v;
-#ifdef SQUARED
-    c2 += v * v;
-#endif
   }
-  cb[gy][gx] = c;
-#ifdef SQUARED
-  cb2[gy][gx] = c2;
-#endif
   uint4 carry;
   const size_t ia = (size_t)ty * width + x;
   TILES_LOAD4(uint4, carry, colabove, ia, x, width);
@@ -569,6 +575,7 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
   if (gx == 0) {
     uint va = 0, vb = 0;
     ulong va2 = 0, vb2 = 0;
+#pragma unroll 4
     for (uint i = gy; i < tx; i += GY) {
       va += above[ty * ntx + i];
 #ifdef SQUARED
@@ -576,7 +583,7 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #endif
     }
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r)
+    for (uint r = 0; r < RPT; ++r)
       if (yb + r < height) {
         vb += rowoff[(size_t)(yb + r) * ntx + tx];
 #ifdef SQUARED
@@ -590,6 +597,19 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
     lvb2[gy] = vb2;
 #endif
   }
+  uint4 c = (uint4)(0), c2 = (uint4)(0);
+#pragma unroll
+  for (uint r = 0; r < RPT; ++r) {
+    const uint4 v = convert_uint4(px[r]);
+    c += v;
+#ifdef SQUARED
+    c2 += v * v;
+#endif
+  }
+  cb[gy][gx] = c;
+#ifdef SQUARED
+  cb2[gy][gx] = c2;
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
 
   // The column carries, the quad table (each quad's row total of the sums down the columns from the
@@ -606,7 +626,7 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
     ulong t2 = HSUM4(carry2);
 #endif
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
+    for (uint r = 0; r < RPT; ++r) {
       const uint4 v = convert_uint4(px[r]);
       t += HSUM4(v);
       rt[(gy * RPT + r) * RT_STRIDE + gx] = t;
@@ -632,7 +652,7 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #endif
     }
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
+    for (uint r = 0; r < RPT; ++r) {
       if (yb + r < height) {
         l += rowoff[(size_t)(yb + r) * ntx + tx];
 #ifdef SQUARED
