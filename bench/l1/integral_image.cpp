@@ -25,11 +25,14 @@ constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
 // Tiles: a work group of GX x GY items takes a tile of 4 * GX columns x GY * rows (rows: RPT, each
-// item's rows). Swept: three shapes of 256 items and two heights; out:sum_sq keeps 8 rows, as its
-// 64-bit quad table of 16 would pass 48 KiB of local memory. No wg:auto: the tile is the group.
-const gb::WorkGroup kTileShapes[] = {{64, 4, 1, 2}, {32, 8, 1, 2}, {128, 2, 1, 2}};
+// item's rows). Swept: three shapes of 256 items (the first runs by default: 128 x 64 tiles at 8
+// rows, whose carries above cost 4 / 64 bytes a pixel per pass) and two heights; out:sum_sq keeps
+// 8 rows, as its 64-bit quad table of 16 would pass 48 KiB of local memory. No wg:auto: the tile
+// is the group.
+const gb::WorkGroup kTileShapes[] = {{32, 8, 1, 2}, {64, 4, 1, 2}, {128, 2, 1, 2}};
 constexpr int kTileRowsSum[] = {8, 16}, kTileRowsSq[] = {8};
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
+constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
 
 struct Params {
   Variant variant;
@@ -298,6 +301,8 @@ gb::PathSet code_paths(int size_class, size_t) {
       gb::path_if(paths, nty % length != 0 || (nty + length - 1) / length < kScanSegs,
                   "tiles scan: partial or empty last segment");
       gb::path_if(paths, ntx > 1, "tiles scan: row offsets over 2+ tiles");
+      gb::path_if(paths, ntx > kScanBatch || length > kScanBatch, "tiles scan: 2+ batches in one scan");
+      gb::path_if(paths, ntx % kScanBatch != 0 || length % kScanBatch != 0, "tiles scan: a partial batch");
       gb::path_if(paths, h > kScanCols * kScanSegs, "tiles scan: 2+ groups of rows");
     }
   return paths;
