@@ -96,8 +96,8 @@ struct Fixture {
   cl::Kernel reduce, scan, write;
 };
 
-// The one program of a configuration (both variants' kernels): built by make_fixture, declared
-// at registration.
+// The one program of a configuration (rows_cols' and fused's kernels; tiles: its three, with its
+// shape's knobs): built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
   if (p.variant == Variant::tiles)
     return {"l1/integral_image.cl", "-DTILES -DGX=" + std::to_string(p.wg.x) + " -DGY=" + std::to_string(p.wg.y) +
@@ -111,15 +111,15 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   auto& s = gb::session();
   const size_t w = pb.size.width, h = pb.size.height;
   const size_t ntx = (w + p.tile_cols() - 1) / p.tile_cols(), nty = (h + p.tile_rows() - 1) / p.tile_rows();
-  const size_t wide = p.squared ? sizeof(cl_ulong) : 1;  // the squares' arrays: 1 byte when unused
+  auto squares = [&](size_t n) { return gb::make_buffer((p.squared ? n : 1) * sizeof(cl_ulong)); };  // unused: 1
   fx->ntx = ntx;
   fx->nty = nty;
   fx->colsum = gb::make_buffer(nty * w * sizeof(cl_uint));
   fx->rowsum = gb::make_buffer(h * ntx * sizeof(cl_uint));
   fx->tilesum = gb::make_buffer(nty * ntx * sizeof(cl_uint));
-  fx->colsum2 = gb::make_buffer(p.squared ? nty * w * wide : wide);
-  fx->rowsum2 = gb::make_buffer(p.squared ? h * ntx * wide : wide);
-  fx->tilesum2 = gb::make_buffer(p.squared ? nty * ntx * wide : wide);
+  fx->colsum2 = squares(nty * w);
+  fx->rowsum2 = squares(h * ntx);
+  fx->tilesum2 = squares(nty * ntx);
   const size_t col_groups = (w + kScanCols - 1) / kScanCols, tile_groups = (ntx + kScanCols - 1) / kScanCols;
   fx->scan_groups = col_groups + tile_groups + (h + kScanCols * kScanSegs - 1) / (kScanCols * kScanSegs);
   const gb::ProgramKey program = program_of(p);

@@ -295,7 +295,7 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 // integral_image_tiles_write: left(y) = the corner (from the totals above of the tiles to the left)
 // plus the running sum of the row offsets down the tile; in-tile sums as in the formula above: down
 // the items' rows in registers, across the items through local memory. Sums of squares of one tile
-// fit in uint (TR * TC * 255^2 < 2^32, checked by the host): only carries are ulong.
+// fit in uint (TR * TC * 255^2 < 2^32, checked below): only carries are ulong.
 #ifdef TILES
 #ifndef GX
 #define GX 64
