@@ -1,6 +1,9 @@
 // L1/IntegralImage: the integral image of an 8-bit photograph (uint32 sums, wrapping) and, with
 // out:sum_sq, the squared integral (uint64) face detection needs: a row scan then a column scan
-// (two kernels), or one fused launch of chained row bands. Bytes per unit: pixels * (1 + 4 [+ 8]).
+// (two kernels), one fused launch of chained row bands, or tiles (their sums, a scan of the sums,
+// then each tile's integral from its carries: the image read twice, the output written once).
+// Bytes per unit: pixels * (1 + 4 [+ 8]).
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -11,8 +14,8 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { rows_cols, fused };
-const gb::Axis<Variant> kVariant{"", {{Variant::rows_cols, "rows_cols"}, {Variant::fused, "fused"}}};
+enum class Variant { rows_cols, fused, tiles };
+const gb::Axis<Variant> kVariant{"", {{Variant::rows_cols, "rows_cols"}, {Variant::fused, "fused"}, {Variant::tiles, "tiles"}}};
 const gb::Axis<bool> kOut{"out", {{false, "sum"}, {true, "sum_sq"}}};  // squared
 
 constexpr size_t kWorkGroup = 256;            // rows and fused kernels
@@ -21,11 +24,33 @@ constexpr size_t kWorkGroup = 256;            // rows and fused kernels
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
+// Tiles: a work group of GX x GY items takes a tile of 4 * GX columns x GY * rows (rows: RPT, each
+// item's rows). Swept: three shapes of 256 items (the first runs by default: 128 x 64 tiles at 8
+// rows, whose carries above cost 4 / 64 bytes a pixel per pass) and two heights; out:sum_sq keeps
+// 8 rows, as its 64-bit quad table of 16 would pass 48 KiB of local memory. No wg:auto: the tile
+// is the group.
+const gb::WorkGroup kTileShapes[] = {{32, 8, 1, 2}, {64, 4, 1, 2}, {128, 2, 1, 2}};
+constexpr int kTileRowsSum[] = {8, 16}, kTileRowsSq[] = {8};
+constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
+constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
 
 struct Params {
   Variant variant;
   bool squared;
   int size_class;
+  gb::WorkGroup wg{};  // tiles
+  int rows = 0;        // tiles: RPT
+
+  size_t tile_cols() const { return 4 * wg.x; }
+  size_t tile_rows() const { return wg.y * rows; }
+  // The larger of the reduce and write kernels' local arrays (integral_image.cl's declarations).
+  size_t tile_local_bytes() const {
+    const size_t gx = wg.x, gy = wg.y, tr = tile_rows(), table = tr * (gx + 1), items = gx * gy;
+    const size_t reduce = (squared ? 2 : 1) * (16 * gx * gy + 4 * table + 4 * items + 4 * gx);
+    const size_t write = 16 * gx * gy + 4 * table + 4 * items + 4 * tr + 8 * gy +
+                         (squared ? 16 * gx * gy + 8 * table + 8 * items + 8 * tr + 16 * gy : 0);
+    return std::max(reduce, write);
+  }
 };
 
 // Width x height: class 1 is wider than a row chunk (WG x 4 = 1024 pixels: the carry crosses a
@@ -65,14 +90,81 @@ struct Fixture {
   cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;  // in: the problem's (a retained handle)
   cl::Kernel rows, cols, fused;
   cl_uint epoch = 0;
+  // Tiles: per tile its column sums, row sums and total (and of the squares), scanned in place.
+  size_t ntx = 0, nty = 0, scan_groups = 0;
+  cl::Buffer colsum, rowsum, tilesum, colsum2, rowsum2, tilesum2;
+  cl::Kernel reduce, scan, write;
 };
 
-// The one program of a configuration (both variants' kernels): built by make_fixture, declared
-// at registration.
+// The one program of a configuration (rows_cols' and fused's kernels; tiles: its three, with its
+// shape's knobs): built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
+  if (p.variant == Variant::tiles)
+    return {"l1/integral_image.cl", "-DTILES -DGX=" + std::to_string(p.wg.x) + " -DGY=" + std::to_string(p.wg.y) +
+                                        " -DRPT=" + std::to_string(p.rows) + (p.squared ? " -DSQUARED" : "")};
   return {"l1/integral_image.cl", "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
                                       " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
                                       (p.squared ? " -DSQUARED" : "")};
+}
+
+std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::unique_ptr<Fixture> fx) {
+  auto& s = gb::session();
+  const size_t w = pb.size.width, h = pb.size.height;
+  const size_t ntx = (w + p.tile_cols() - 1) / p.tile_cols(), nty = (h + p.tile_rows() - 1) / p.tile_rows();
+  auto squares = [&](size_t n) { return gb::make_buffer((p.squared ? n : 1) * sizeof(cl_ulong)); };  // unused: 1
+  fx->ntx = ntx;
+  fx->nty = nty;
+  fx->colsum = gb::make_buffer(nty * w * sizeof(cl_uint));
+  fx->rowsum = gb::make_buffer(h * ntx * sizeof(cl_uint));
+  fx->tilesum = gb::make_buffer(nty * ntx * sizeof(cl_uint));
+  fx->colsum2 = squares(nty * w);
+  fx->rowsum2 = squares(h * ntx);
+  fx->tilesum2 = squares(nty * ntx);
+  const size_t col_groups = (w + kScanCols - 1) / kScanCols, tile_groups = (ntx + kScanCols - 1) / kScanCols;
+  fx->scan_groups = col_groups + tile_groups + (h + kScanCols * kScanSegs - 1) / (kScanCols * kScanSegs);
+  const gb::ProgramKey program = program_of(p);
+  fx->reduce = s.kernel(program, "integral_image_tiles_reduce");
+  fx->scan = s.kernel(program, "integral_image_tiles_scan");
+  fx->write = s.kernel(program, "integral_image_tiles_write");
+  gb::require_work_group(fx->reduce, p.wg.size());
+  gb::require_work_group(fx->scan, kScanCols * kScanSegs);
+  gb::require_work_group(fx->write, p.wg.size());
+  auto& r = fx->reduce;
+  GB_CL(r.setArg(0, fx->in));
+  GB_CL(r.setArg(1, static_cast<cl_uint>(w)));
+  GB_CL(r.setArg(2, static_cast<cl_uint>(h)));
+  GB_CL(r.setArg(3, fx->colsum));
+  GB_CL(r.setArg(4, fx->rowsum));
+  GB_CL(r.setArg(5, fx->tilesum));
+  GB_CL(r.setArg(6, fx->colsum2));
+  GB_CL(r.setArg(7, fx->rowsum2));
+  GB_CL(r.setArg(8, fx->tilesum2));
+  auto& c = fx->scan;
+  GB_CL(c.setArg(0, fx->colsum));
+  GB_CL(c.setArg(1, fx->rowsum));
+  GB_CL(c.setArg(2, fx->tilesum));
+  GB_CL(c.setArg(3, fx->colsum2));
+  GB_CL(c.setArg(4, fx->rowsum2));
+  GB_CL(c.setArg(5, fx->tilesum2));
+  GB_CL(c.setArg(6, static_cast<cl_uint>(w)));
+  GB_CL(c.setArg(7, static_cast<cl_uint>(h)));
+  GB_CL(c.setArg(8, static_cast<cl_uint>(ntx)));
+  GB_CL(c.setArg(9, static_cast<cl_uint>(nty)));
+  GB_CL(c.setArg(10, static_cast<cl_uint>(col_groups)));
+  GB_CL(c.setArg(11, static_cast<cl_uint>(tile_groups)));
+  auto& k = fx->write;
+  GB_CL(k.setArg(0, fx->in));
+  GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
+  GB_CL(k.setArg(2, static_cast<cl_uint>(h)));
+  GB_CL(k.setArg(3, fx->colsum));
+  GB_CL(k.setArg(4, fx->rowsum));
+  GB_CL(k.setArg(5, fx->tilesum));
+  GB_CL(k.setArg(6, fx->colsum2));
+  GB_CL(k.setArg(7, fx->rowsum2));
+  GB_CL(k.setArg(8, fx->tilesum2));
+  GB_CL(k.setArg(9, fx->sum));
+  GB_CL(k.setArg(10, fx->sq));
+  return fx;
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
@@ -83,6 +175,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->sum = gb::make_buffer(pixels * sizeof(cl_uint));
   fx->sq = gb::make_buffer(p.squared ? pixels * sizeof(cl_ulong) : sizeof(cl_ulong));
   const gb::ProgramKey program = program_of(p);
+  if (p.variant == Variant::tiles) return make_tiles(p, pb, std::move(fx));
   if (p.variant == Variant::rows_cols) {
     fx->rows = s.kernel(program, "integral_image_rows");
     fx->cols = s.kernel(program, "integral_image_cols");
@@ -123,6 +216,13 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 
 void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
   const size_t w = pb.size.width, h = pb.size.height;
+  if (p.variant == Variant::tiles) {
+    const cl::NDRange tiles(fx.ntx * p.wg.x, fx.nty * p.wg.y), group(p.wg.x, p.wg.y);
+    b.launch(fx.reduce, tiles, group);
+    b.launch(fx.scan, cl::NDRange(fx.scan_groups * kScanCols, kScanSegs), cl::NDRange(kScanCols, kScanSegs));
+    b.launch(fx.write, tiles, group);
+    return;
+  }
   if (p.variant == Variant::rows_cols) {
     b.launch(fx.rows, cl::NDRange(h * kWorkGroup), cl::NDRange(kWorkGroup));
     b.launch(fx.cols, cl::NDRange(gb::round_up(w, kCols), kSegments), cl::NDRange(kCols, kSegments));
@@ -146,7 +246,7 @@ gb::Check verify(const Fixture& fx, Problem& pb, const Params& p) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "out"}), [&] { return make_problem(p.size_class); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "out", "rows", "wg"}), [&] { return make_problem(p.size_class); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const size_t pixels = pb.size.width * pb.size.height;
   auto m = gb::Measurement::device([&](gb::Batch& b) { enqueue(fx, pb, p, b); })
@@ -163,7 +263,17 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- code paths ------------------------------------------------------------------------------
-// The paths of integral_image.cl's kernels at a size class (both variants and outputs).
+// Every tile shape registered (tiles): GX x GY items, RPT rows each.
+std::vector<Params> tile_configs(bool squared, int size_class) {
+  std::vector<Params> configs;
+  const auto& rows = squared ? std::vector<int>(std::begin(kTileRowsSq), std::end(kTileRowsSq))
+                             : std::vector<int>(std::begin(kTileRowsSum), std::end(kTileRowsSum));
+  for (int r : rows)
+    for (const auto& wg : kTileShapes) configs.push_back(Params{Variant::tiles, squared, size_class, wg, r});
+  return configs;
+}
+
+// The paths of integral_image.cl's kernels at a size class (every variant and output).
 gb::PathSet code_paths(int size_class, size_t) {
   gb::PathSet paths;
   const gb::ImageSize is = image_size(size_class);
@@ -176,10 +286,49 @@ gb::PathSet code_paths(int size_class, size_t) {
   gb::path_if(paths, h % length != 0 || (h + length - 1) / length < kSegments, "columns: partial or empty last segment");
   gb::path_if(paths, h > kBand, "fused: 2+ bands (waits on the band above)");
   gb::path_if(paths, h % kBand != 0, "fused: partial last band");
+  gb::path_if(paths, true, "tiles: vector-aligned rows (whole quads as aligned vectors)");
+  gb::path_if(paths, w % 4 != 0, "tiles: rows not 4-aligned (vload4/vstore4)");
+  for (bool squared : kOut.all())
+    for (const Params& p : tile_configs(squared, size_class)) {
+      const size_t tc = p.tile_cols(), tr = p.tile_rows(), ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
+      const size_t length = (nty + kScanSegs - 1) / kScanSegs;
+      gb::path_if(paths, ntx > 1, "tiles: 2+ tile columns (corner and row offsets from the left)");
+      gb::path_if(paths, nty > 1, "tiles: 2+ tile rows (column carries from above)");
+      gb::path_if(paths, w % tc != 0, "tiles: partial last tile column");
+      gb::path_if(paths, h % tr != 0, "tiles: partial last tile row");
+      gb::path_if(paths, w % kScanCols != 0 || ntx % kScanCols != 0, "tiles scan: partial column group");
+      gb::path_if(paths, length > 1, "tiles scan: segments of 2+ tile rows");
+      gb::path_if(paths, nty % length != 0 || (nty + length - 1) / length < kScanSegs,
+                  "tiles scan: partial or empty last segment");
+      gb::path_if(paths, ntx > 1, "tiles scan: row offsets over 2+ tiles");
+      gb::path_if(paths, ntx > kScanBatch || length > kScanBatch, "tiles scan: 2+ batches in one scan");
+      gb::path_if(paths, ntx % kScanBatch != 0 || length % kScanBatch != 0, "tiles scan: a partial batch");
+      gb::path_if(paths, h > kScanCols * kScanSegs, "tiles scan: 2+ groups of rows");
+    }
   return paths;
 }
 
 // ---- registration ----------------------------------------------------------------------------
+void register_tiles(bool squared, int size, const std::string& shortfall) {
+  const auto& d = gb::session().info();
+  for (const Params& p : tile_configs(squared, size)) {
+    const std::string name = gb::bench_name("L1/IntegralImage", {kVariant.part(p.variant), kOut.part(squared),
+                                                                 {"rows", std::to_string(p.rows)},
+                                                                 {"wg", p.wg.label()},
+                                                                 {"size", std::to_string(size)}});
+    if (!shortfall.empty())
+      gb::skip_variant(name, shortfall);
+    else if (std::max(p.wg.size(), kScanCols * kScanSegs) > d.max_work_group_size || p.wg.x > d.max_work_item_sizes[0] ||
+             p.wg.y > d.max_work_item_sizes[1])
+      gb::skip_variant(name, "work group larger than the device allows");
+    else if (p.tile_local_bytes() > d.local_mem_bytes)
+      gb::skip_variant(name, "needs " + std::to_string(p.tile_local_bytes()) + " bytes of local memory");
+    else
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of(p)}; });
+  }
+}
+
 void register_integral_image() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/IntegralImage", code_paths);
@@ -187,6 +336,10 @@ void register_integral_image() {
   const std::string shortfall = gb::image_buffers_shortfall(image_size(size), 8, 13);
   for (Variant v : kVariant.all())
     for (bool squared : kOut.all()) {
+      if (v == Variant::tiles) {
+        register_tiles(squared, size, shortfall);
+        continue;
+      }
       Params p{v, squared, size};
       const std::string name =
           gb::bench_name("L1/IntegralImage", {kVariant.part(v), kOut.part(squared), {"size", std::to_string(size)}});
