@@ -470,9 +470,12 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 // step's bias comes off at the end (k * 0x4000 per channel).
 #define TS_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
 #define TS_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
-#define TS_OUT(s) as_uint(convert_uchar4(((s) + (uint4)(AREA / 2)) / (uint4)(AREA)))
-#if DIAMETER * 255 * 4 >= 65536
-#error "tiled_slide: RGBA8 sums four vertical sums in 16-bit lanes"
+// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
+// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
+#define TS_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
+#define TS_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(TS_RECIP))))
+#if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
+#error "tiled_slide: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
 #endif
 #else
 #define TS_PIX float
@@ -491,9 +494,9 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 // take BAND rows, so with odd strides their reads hit different banks) and outputs
 // (h / BAND) * SPAN .. + SPAN - 1 of it.
 __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V* vsum, __local TS_PIX* osum,
-                                                            const int h) {
+                                                            const uint h) {
   if (h >= BAND * TS_SEGMENTS) return;
-  const int row = h % BAND, first = (h / BAND) * SPAN;
+  const uint row = h % BAND, first = (h / BAND) * SPAN;
   __local const TS_V* v = vsum + row * TS_VSTRIDE + first;
   __local TS_PIX* o = osum + row * TS_OSTRIDE + first;
   TS_V kept[SPAN];  // the window's first values: they leave it in the next steps
@@ -564,7 +567,7 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
         barrier(CLK_LOCAL_MEM_FENCE);
         tiled_slide_rows(vsum, osum, t);
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int i = t; i < BAND * TW; i += TS_ITEMS) {
+        for (int i = t; i < BAND * TW; i += TS_ITEMS) {  // the band's rows, coalesced
           const int r = i / TW, c = i - r * TW, x = x0 + c;
           if (first + r < rows && x < w) out[(size_t)(ystart + dir * (first + r)) * w + x] = osum[r * TS_OSTRIDE + c];
         }
