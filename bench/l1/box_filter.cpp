@@ -77,9 +77,10 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // through local memory (two barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when
 // neighbouring tiles' halos hit L2 (tiles beside each other run together; tiles above and below
 // walk towards or away from each other), plus (2r + 1) / TH re-read rows where they do not.
-// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, and 128; TH 256, 512, 1024
-// (8192^2: 2.6 to 0.7 waves of groups at two groups per SM). Class 1 takes TH 64 and 128, so that
-// its 203 rows span several tiles and ring turns as a GPU's 8192 do.
+// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, and 128 (fewer registers per
+// group, so more groups per SM); TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of
+// groups). Class 1 takes TH 64 and 128, so that its 203 rows span several tiles and ring turns as
+// a GPU's 8192 do.
 constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 16, kTiledSpan = 16;
 constexpr int kTiledSweepRadii[] = {15, 31};

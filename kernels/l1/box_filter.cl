@@ -567,8 +567,8 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
         barrier(CLK_LOCAL_MEM_FENCE);
         tiled_slide_rows(vsum, osum, t);
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int i = t; i < BAND * TW; i += TS_ITEMS) {  // the band's rows, coalesced
-          const int r = i / TW, c = i - r * TW, x = x0 + c;
+        for (uint i = t; i < BAND * TW; i += TS_ITEMS) {  // the band's rows, coalesced
+          const int r = i / TW, c = i % TW, x = x0 + c;
           if (first + r < rows && x < w) out[(size_t)(ystart + dir * (first + r)) * w + x] = osum[r * TS_OSTRIDE + c];
         }
       }
