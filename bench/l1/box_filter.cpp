@@ -1,9 +1,11 @@
 // L1/BoxFilter: mean over a (2r+1)^2 window with clamp-to-edge borders, on a photograph as float
 // (one channel, v / 255) or RGBA8 (exact integer sums, rounded): naive window, separable two-pass,
 // the passes fused over local-memory tiles, sliding (running) sums, strips of ROWS outputs down
-// a column per work item from a register window (radius 1 and 3), and those strips COLS columns
-// wide with vector loads and stores (strip_vec, radius 1 and 3). Bytes per unit: 8 per pixel
-// (4 read, 4 written: the compulsory traffic; two-pass variants also move their intermediate).
+// a column per work item from a register window (radius 1 and 3), those strips COLS columns
+// wide with vector loads and stores (strip_vec, radius 1 and 3), and one pass over tiles whose
+// work group walks the rows with running column sums and slides along them (tiled_slide). Bytes
+// per unit: 8 per pixel (4 read, 4 written: the compulsory traffic; two-pass variants also move
+// their intermediate).
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -16,14 +18,15 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, separable, fused, sliding, strip, strip_vec };
+enum class Variant { naive, separable, fused, sliding, strip, strip_vec, tiled_slide };
 const gb::Axis<Variant> kVariant{"",
                                  {{Variant::naive, "naive"},
                                   {Variant::separable, "separable"},
                                   {Variant::fused, "fused"},
                                   {Variant::sliding, "sliding"},
                                   {Variant::strip, "strip"},
-                                  {Variant::strip_vec, "strip_vec"}}};
+                                  {Variant::strip_vec, "strip_vec"},
+                                  {Variant::tiled_slide, "tiled_slide"}}};
 const gb::Axis<bool> kType{"type", {{false, "float"}, {true, "rgba8"}}};  // rgba8
 
 // "strip_vec" -> "STRIP_VEC": the kernel file's -DONLY_<VARIANT> selector.
@@ -68,6 +71,35 @@ constexpr int kStripVecCols = 4, kStripVecRows = 16;
 constexpr int kStripVecColsSweep[] = {2, 4, 8}, kStripVecRowsSweep[] = {8, 16, 32};
 const gb::WorkGroup kStripVecShape{64, 1, 1, 2};
 const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1, 1, 2}, {0, 1, 1, 2}};
+// Tiled_slide: a work group of TW + 2r items (one input column each, at most kTiledMaxItems: the
+// NVIDIA driver's limit for some kernels) owns a tile of TW x TH outputs and walks its TH rows;
+// every kTiledBand rows the group sums the band's rows horizontally, kTiledSpan outputs per item,
+// through local memory (two barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when
+// neighbouring tiles' halos hit L2 (tiles beside each other run together; tiles above and below
+// walk towards or away from each other), plus (2r + 1) / TH re-read rows where they do not.
+// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, and 128 (fewer registers per
+// group, so more groups per SM); TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of
+// groups). Class 1 takes TH 64 and 128, so that its 203 rows span several tiles and ring turns as
+// a GPU's 8192 do.
+constexpr size_t kTiledMaxItems = 256;
+constexpr int kTiledBand = 16, kTiledSpan = 16;
+constexpr int kTiledSweepRadii[] = {15, 31};
+int tiled_widest(int radius) { return static_cast<int>((kTiledMaxItems - 2 * radius) / 32 * 32); }
+std::vector<int> tiled_heights(int size_class) {
+  return size_class == 1 ? std::vector<int>{64, 128} : std::vector<int>{256, 512, 1024};
+}
+int tiled_default_height(int size_class) { return size_class == 1 ? 128 : 512; }
+// The register ring's rows: DIAMETER rounded up to whole bands (the kernel's TS_RING).
+int tiled_ring(int radius) { return (2 * radius + 1 + kTiledBand - 1) / kTiledBand * kTiledBand; }
+// (TW, TH) of every registered tiled_slide configuration at a radius.
+std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
+  const bool sweep = std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
+  if (!sweep) return {{tiled_widest(radius), tiled_default_height(size_class)}};
+  std::vector<std::pair<int, int>> tiles;
+  for (int tw : {tiled_widest(radius), 128})
+    for (int th : tiled_heights(size_class)) tiles.emplace_back(tw, th);
+  return tiles;
+}
 
 struct Params {
   Variant variant;
@@ -76,6 +108,7 @@ struct Params {
   gb::WorkGroup wg;  // naive, separable, fused; sliding uses its own fixed groups
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
+  int tile_w = 0, tile_h = 0;  // tiled_slide: outputs per work group (wg is tile_w + 2 radius items)
 
   std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
@@ -89,6 +122,11 @@ struct Params {
   size_t fused_local_bytes(int rows) const {
     const size_t halo_w = wg.x + 2 * radius, halo_h = wg.y * rows + 2 * radius;
     return halo_h * halo_w * pixel_bytes() + halo_h * wg.x * temp_bytes();
+  }
+  // Tiled_slide: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
+  // padded to odd strides.
+  size_t tiled_local_bytes() const {
+    return kTiledBand * ((wg.x | 1) * (rgba8 ? 8 : 4) + (tile_w | 1) * pixel_bytes());
   }
 };
 
@@ -164,6 +202,9 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
   else if (p.variant == Variant::sliding)
     options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
                " -DSPAN=" + std::to_string(slide_span(p.size_class));
+  else if (p.variant == Variant::tiled_slide)  // the tile's height is an argument: one build per width
+    options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kTiledBand) +
+               " -DSPAN=" + std::to_string(kTiledSpan);
   return {file, options};
 }
 
@@ -212,6 +253,13 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       fx->local1 = p.wg.local();
       break;
     }
+    case Variant::tiled_slide: {
+      fx->first = s.kernel(program, "box_filter_tiled_slide");
+      const size_t tw = p.tile_w, th = p.tile_h;
+      fx->global1 = cl::NDRange((w + tw - 1) / tw * p.wg.x, (h + th - 1) / th);
+      fx->local1 = p.wg.local();
+      break;
+    }
     case Variant::sliding: {
       fx->first = s.kernel(program, "box_filter_slide_cols");
       fx->second = s.kernel(program, "box_filter_slide_rows");
@@ -239,6 +287,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     GB_CL(fx->second.setArg(2, static_cast<cl_uint>(w)));
     GB_CL(fx->second.setArg(3, static_cast<cl_uint>(h)));
   }
+  if (p.variant == Variant::tiled_slide) GB_CL(fx->first.setArg(4, static_cast<cl_uint>(p.tile_h)));
   return fx;
 }
 
@@ -279,12 +328,24 @@ gb::PathSet code_paths(int size_class, size_t) {
     gb::path_if(paths, w / cols >= 1, "strip_vec: interior strips");
   }
   for (const int rows : kStripVecRowsSweep) gb::path_if(paths, h % rows != 0, "strip_vec: edge strips at the bottom");
+  for (const int radius : kRadii)
+    for (const auto& [tw, th] : tiled_tiles(radius, size_class)) {
+      const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
+      const int ring = tiled_ring(radius);
+      gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
+      gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
+      gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
+      gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
+      gb::path_if(paths, std::min<size_t>(th, h) > size_t(ring), "tiled_slide: 2+ turns of the register ring");
+      gb::path_if(paths, th % ring != 0 || last % ring != 0, "tiled_slide: a ring turn cut short");
+      gb::path_if(paths, last % kTiledBand != 0, "tiled_slide: a partial last band");
+    }
   return paths;
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "wg"}), [&] { return make_problem(p); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "wg"}), [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.first, fx.global1, fx.local1);
@@ -350,6 +411,13 @@ void register_box_filter() {
             p.rows = rows;
             configs.push_back(p);
           }
+        } else if (v == Variant::tiled_slide) {
+          for (const auto& [tw, th] : tiled_tiles(radius, size)) {
+            Params p{v, rgba8, radius, {size_t(tw + 2 * radius), 1, 1, 1}, size};
+            p.tile_w = tw;
+            p.tile_h = th;
+            configs.push_back(p);
+          }
         } else {
           std::vector<gb::WorkGroup> shapes{kDefaultShape};
           if (v == Variant::sliding) shapes = {{kSlideRowsGroup, 1, 1, 1}};
@@ -373,12 +441,21 @@ void register_box_filter() {
                                                     {"cols", std::to_string(p.cols)},
                                                     {"rows", std::to_string(p.rows)},
                                                     {"wg", wg.label()}})
+              : v == Variant::tiled_slide
+                  ? gb::bench_name("L1/BoxFilter", {kVariant.part(v),
+                                                    kType.part(rgba8),
+                                                    {"radius", std::to_string(radius)},
+                                                    {"size", std::to_string(size)},
+                                                    {"tile", std::to_string(p.tile_w) + "x" + std::to_string(p.tile_h)},
+                                                    {"wg", wg.label()}})
                   : gb::bench_name("L1/BoxFilter", {kVariant.part(v),
                                                     kType.part(rgba8),
                                                     {"radius", std::to_string(radius)},
                                                     {"size", std::to_string(size)},
                                                     {"wg", wg.label()}});
-          const size_t local_bytes = v == Variant::fused ? p.fused_local_bytes(p.fused_rows()) : 0;
+          const size_t local_bytes = v == Variant::fused         ? p.fused_local_bytes(p.fused_rows())
+                                     : v == Variant::tiled_slide ? p.tiled_local_bytes()
+                                                                 : 0;
           const bool strip_like = v == Variant::strip || v == Variant::strip_vec;
           if (!shortfall.empty())
             gb::skip_variant(name, shortfall);
