@@ -80,9 +80,10 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when neighbouring tiles' halos
 // hit L2 (tiles beside each other run together; tiles above and below walk towards or away from
 // each other), plus (2r + 1) / TH re-read rows where they do not.
-// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 128, 256, 512 (taller:
-// fewer halo rows and first windows, but fewer groups to balance the SMs); and TW 192 (smaller
-// groups, more of them per SM) at the two taller heights. Class 1 takes TH 32, 64, 128 and the
+// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
+// fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
+// columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
+// more of them per SM) at the two taller heights. Class 1 takes TH 32, 64, 128 and the
 // narrow TW 64, so that its 296 x 203 pixels span several tiles and bands, and hold tiles whose
 // loads need no clamping, as a GPU's 8192^2 do. The width must be even.
 constexpr size_t kTiledMaxItems = 256;
@@ -93,7 +94,7 @@ int tiled_pad(int radius) { return (radius + 1) / 2 * 2; }
 int tiled_items(int radius, int tile_w) { return tile_w / 2 + tiled_pad(radius); }
 int tiled_widest(int radius) { return static_cast<int>((kTiledMaxItems - tiled_pad(radius)) * 2 / 32 * 32); }
 std::vector<int> tiled_heights(int size_class) {
-  return size_class == 1 ? std::vector<int>{32, 64, 128} : std::vector<int>{128, 256, 512};
+  return size_class == 1 ? std::vector<int>{32, 64, 128} : std::vector<int>{256, 512, 1024};
 }
 int tiled_default_height(int size_class) { return tiled_heights(size_class)[1]; }
 // Whether some tile's loads all lie inside a w x h image (the kernel's unclamped path): columns
