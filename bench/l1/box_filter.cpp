@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
 
 #include "gpu_bench.hpp"
@@ -71,33 +72,55 @@ constexpr int kStripVecCols = 4, kStripVecRows = 16;
 constexpr int kStripVecColsSweep[] = {2, 4, 8}, kStripVecRowsSweep[] = {8, 16, 32};
 const gb::WorkGroup kStripVecShape{64, 1, 1, 2};
 const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1, 1, 2}, {0, 1, 1, 2}};
-// Tiled_slide: a work group of TW + 2r items (one input column each, at most kTiledMaxItems: the
-// NVIDIA driver's limit for some kernels) owns a tile of TW x TH outputs and walks its TH rows;
-// every kTiledBand rows the group sums the band's rows horizontally, kTiledSpan outputs per item,
-// through local memory (two barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when
-// neighbouring tiles' halos hit L2 (tiles beside each other run together; tiles above and below
-// walk towards or away from each other), plus (2r + 1) / TH re-read rows where they do not.
-// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, and 128 (fewer registers per
-// group, so more groups per SM); TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of
-// groups). Class 1 takes TH 64 and 128, so that its 203 rows span several tiles and ring turns as
-// a GPU's 8192 do.
+// Tiled_slide: a work group of TW / 2 + pad items (pad: r rounded up to even; one input column
+// pair each, at most kTiledMaxItems: the NVIDIA driver's limit for some kernels) owns a tile of
+// TW x TH outputs and walks its TH rows, loading each pair's entering and leaving rows (the
+// leaving one a cache hit), so its registers do not grow with r; every kTiledBand rows the group
+// sums the band's rows horizontally, kTiledSpan outputs per item, through local memory (two
+// barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when neighbouring tiles' halos
+// hit L2 (tiles beside each other run together; tiles above and below walk towards or away from
+// each other), plus (2r + 1) / TH re-read rows where they do not.
+// Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
+// fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
+// columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
+// more of them per SM) at the two taller heights. Class 1 takes TH 32, 64, 128 and the
+// narrow TW 64, so that its 296 x 203 pixels span several tiles and bands, and hold tiles whose
+// loads need no clamping, as a GPU's 8192^2 do. The width must be even.
 constexpr size_t kTiledMaxItems = 256;
-constexpr int kTiledBand = 16, kTiledSpan = 16;
+constexpr int kTiledBand = 8, kTiledSpan = 16;
+int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
 constexpr int kTiledSweepRadii[] = {15, 31};
-int tiled_widest(int radius) { return static_cast<int>((kTiledMaxItems - 2 * radius) / 32 * 32); }
+int tiled_pad(int radius) { return (radius + 1) / 2 * 2; }
+int tiled_items(int radius, int tile_w) { return tile_w / 2 + tiled_pad(radius); }
+int tiled_widest(int radius) { return static_cast<int>((kTiledMaxItems - tiled_pad(radius)) * 2 / 32 * 32); }
 std::vector<int> tiled_heights(int size_class) {
-  return size_class == 1 ? std::vector<int>{64, 128} : std::vector<int>{256, 512, 1024};
+  return size_class == 1 ? std::vector<int>{32, 64, 128} : std::vector<int>{256, 512, 1024};
 }
-int tiled_default_height(int size_class) { return size_class == 1 ? 128 : 512; }
-// The register ring's rows: DIAMETER rounded up to whole bands (the kernel's TS_RING).
-int tiled_ring(int radius) { return (2 * radius + 1 + kTiledBand - 1) / kTiledBand * kTiledBand; }
+int tiled_default_height(int size_class) { return tiled_heights(size_class)[1]; }
+// Whether some tile's loads all lie inside a w x h image (the kernel's unclamped path): columns
+// x0 - pad .. x0 + TW + pad - 1, rows from RADIUS + 1 before the tile's first (in its walking
+// direction) to RADIUS after its last band's end.
+bool tiled_has_inner_tile(int radius, int tw, int th, size_t w, size_t h) {
+  const long pad = tiled_pad(radius), band = kTiledBand;
+  bool across = false, down = false;
+  for (long x0 = 0; x0 < long(w); x0 += tw) across = across || (x0 >= pad && x0 + tw + pad <= long(w));
+  for (long y0 = 0, j = 0; y0 < long(h); y0 += th, ++j) {
+    const long rows = std::min<long>(th, long(h) - y0), span = (rows + band - 1) / band * band;
+    const long ystart = j % 2 ? y0 + rows - 1 : y0, dir = j % 2 ? -1 : 1;
+    const long lo = ystart - dir * (radius + 1), hi = ystart + dir * (span - 1 + radius);
+    down = down || (std::min(lo, hi) >= 0 && std::max(lo, hi) < long(h));
+  }
+  return across && down;
+}
+
 // (TW, TH) of every registered tiled_slide configuration at a radius.
 std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
   const bool sweep = std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
   if (!sweep) return {{tiled_widest(radius), tiled_default_height(size_class)}};
   std::vector<std::pair<int, int>> tiles;
-  for (int tw : {tiled_widest(radius), 128})
-    for (int th : tiled_heights(size_class)) tiles.emplace_back(tw, th);
+  const auto heights = tiled_heights(size_class);
+  for (int th : heights) tiles.emplace_back(tiled_widest(radius), th);
+  for (int th : {heights[1], heights[2]}) tiles.emplace_back(tiled_narrow(size_class), th);
   return tiles;
 }
 
@@ -108,7 +131,7 @@ struct Params {
   gb::WorkGroup wg;  // naive, separable, fused; sliding uses its own fixed groups
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
-  int tile_w = 0, tile_h = 0;  // tiled_slide: outputs per work group (wg is tile_w + 2 radius items)
+  int tile_w = 0, tile_h = 0;  // tiled_slide: outputs per work group (wg: tiled_items)
 
   std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
@@ -123,10 +146,11 @@ struct Params {
     const size_t halo_w = wg.x + 2 * radius, halo_h = wg.y * rows + 2 * radius;
     return halo_h * halo_w * pixel_bytes() + halo_h * wg.x * temp_bytes();
   }
-  // Tiled_slide: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
-  // padded to odd strides.
+  // Tiled_slide: a band of vertical sums (per column pair: float2, or four uint of 16-bit lanes)
+  // and of output pairs, rows padded to 1 mod 16 pairs (the kernel's TS_VSTRIDE, TS_OSTRIDE).
   size_t tiled_local_bytes() const {
-    return kTiledBand * ((wg.x | 1) * (rgba8 ? 8 : 4) + (tile_w | 1) * pixel_bytes());
+    const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
+    return kTiledBand * (vstride * (rgba8 ? 16 : 8) + ostride * 2 * pixel_bytes());
   }
 };
 
@@ -254,6 +278,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       break;
     }
     case Variant::tiled_slide: {
+      if (w % 2 != 0) throw std::runtime_error("tiled_slide needs an even width (aligned pixel pairs)");
       fx->first = s.kernel(program, "box_filter_tiled_slide");
       const size_t tw = p.tile_w, th = p.tile_h;
       fx->global1 = cl::NDRange((w + tw - 1) / tw * p.wg.x, (h + th - 1) / th);
@@ -331,14 +356,14 @@ gb::PathSet code_paths(int size_class, size_t) {
   for (const int radius : kRadii)
     for (const auto& [tw, th] : tiled_tiles(radius, size_class)) {
       const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
-      const int ring = tiled_ring(radius);
       gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
       gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
       gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
       gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
-      gb::path_if(paths, std::min<size_t>(th, h) > size_t(ring), "tiled_slide: 2+ turns of the register ring");
-      gb::path_if(paths, th % ring != 0 || last % ring != 0, "tiled_slide: a ring turn cut short");
+      gb::path_if(paths, std::min<size_t>(th, h) > size_t(kTiledBand), "tiled_slide: 2+ bands");
       gb::path_if(paths, last % kTiledBand != 0, "tiled_slide: a partial last band");
+      gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
+      gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
     }
   return paths;
 }
@@ -413,7 +438,7 @@ void register_box_filter() {
           }
         } else if (v == Variant::tiled_slide) {
           for (const auto& [tw, th] : tiled_tiles(radius, size)) {
-            Params p{v, rgba8, radius, {size_t(tw + 2 * radius), 1, 1, 1}, size};
+            Params p{v, rgba8, radius, {size_t(tiled_items(radius, tw)), 1, 1, 1}, size};
             p.tile_w = tw;
             p.tile_h = th;
             configs.push_back(p);

@@ -426,43 +426,57 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 
 #ifdef ONLY_TILED_SLIDE
 // ---- tiled_slide: one pass over a tile of TW columns x tile_h rows per work group --------------
-// Work item t owns input column x0 - RADIUS + t (TS_ITEMS = TW + 2 RADIUS items) and walks the
-// tile's rows keeping its column's vertical window sum: add the row entering, subtract the row
-// leaving, whose pixel it kept in a register ring (RING >= DIAMETER slots, indices fixed at
-// compile time by unrolling RING rows), so every input pixel of the tile and its halo is loaded
-// once. Every BAND rows the vertical sums go to local memory (vsum); item (row, segment) then
-// slides along SPAN outputs of one row (DIAMETER + SPAN - 1 local reads), writes them to local
-// memory (osum), and the group stores the band's rows coalesced. The next band's input rows are
-// loaded before the barriers, so they are in flight while this band is summed and stored.
+// Work item t owns the input column pair x0 - TS_PAD + 2t, +1 (TS_PAD: RADIUS rounded up to even,
+// so pairs stay 8-byte aligned; TS_ITEMS = TW / 2 + TS_PAD items) and walks the tile's rows keeping
+// the pair's vertical window sums: add the row entering, subtract the row leaving. The leaving row
+// is loaded again (the group read it DIAMETER rows earlier: an L1 or L2 hit), so registers do not
+// grow with the radius. Every BAND rows the vertical sums go to local memory (vsum); item
+// (row, segment) then slides along SPAN outputs of one row, the window's first sum streamed from
+// DIAMETER + SPAN - 1 local values read in pairs, writes them to local memory (osum), and the
+// group stores the band's rows as coalesced pairs. The next band's rows are loaded before the
+// barriers, so they are in flight while this band is summed and stored.
 // Even tile rows walk down and odd ones up: two vertically adjacent tiles read their shared halo
 // rows at the same time (both at their start or both at their end), so the second read hits L2.
 // Window sums are exact (float: multiples of 2^-8, below 2^16; RGBA8: integers), so the order of
-// the running updates does not matter.
-// RGBA8: a pixel is a uint; the vertical sums are two uint of 16-bit lanes (bytes 0 and 2, 1 and
-// 3: at most DIAMETER * 255 < 65536), the horizontal sums uint4.
+// the running updates does not matter; float divides by the area as a multiply by its rounded
+// reciprocal (within 1.5 ulp of the exact mean).
+// RGBA8: a pixel is a uint; a column's vertical sums are two uint of 16-bit lanes (bytes 0 and 2,
+// 1 and 3: at most DIAMETER * 255 < 65536), the horizontal sums uint4.
+// The width must be even (pairs of pixels are 8-byte aligned in every row).
 #ifndef TW
-#define TW 224
+#define TW 448
 #endif
 #ifndef BAND
-#define BAND 16
+#define BAND 8
 #endif
 #ifndef SPAN
 #define SPAN 16
 #endif
-#define TS_ITEMS (TW + 2 * RADIUS)
-#define TS_RING ((DIAMETER + BAND - 1) / BAND * BAND)
+#define TS_PAD ((RADIUS + 1) / 2 * 2)
+#define TS_OFF (TS_PAD - RADIUS)  // vsum column of output column 0's window start
+#define TS_ITEMS (TW / 2 + TS_PAD)
 #define TS_SEGMENTS (TW / SPAN)
-#define TS_VSTRIDE (TS_ITEMS | 1)  // odd strides: an item per row of the band reads a bank of its own
-#define TS_OSTRIDE (TW | 1)
-#if TW % SPAN != 0 || BAND * TS_SEGMENTS > TS_ITEMS
-#error "tiled_slide: SPAN must divide TW, and BAND * TW / SPAN items must fit in the group"
+// Row strides in pairs, 1 mod 16: the 8- or 16-byte accesses of a warp's lanes (BAND rows of
+// a segment, then the next segment) fall in different banks.
+#define TS_VSTRIDE ((TS_ITEMS + 15) / 16 * 16 + 1)
+#define TS_OSTRIDE ((TW / 2 + 15) / 16 * 16 + 1)
+#define TS_READ ((SPAN + TS_OFF + 2 * RADIUS + 1) / 2)  // vsum pairs a segment reads
+#if TW % SPAN != 0 || SPAN % 2 != 0 || BAND * TS_SEGMENTS > TS_ITEMS
+#error "tiled_slide: SPAN must be even and divide TW, and BAND * TW / SPAN items must fit in the group"
 #endif
 
 #ifdef RGBA8
 #define TS_PIX uint
-#define TS_V uint2
+#define TS_PIX2 uint2
+#define TS_V uint2   // one column's vertical sums
+#define TS_V2 uint4  // a pair's: .xy, .zw
 #define TS_V_ZERO ((uint2)(0u))
-#define TS_V_OF(p) ((uint2)((p) & 0x00ff00ffu, ((p) >> 8) & 0x00ff00ffu))
+#define TS_V2_ZERO ((uint4)(0u))
+#define TS_V2_OF(p)                                                                      \
+  ((uint4)((p).x & 0x00ff00ffu, ((p).x >> 8) & 0x00ff00ffu, (p).y & 0x00ff00ffu, \
+           ((p).y >> 8) & 0x00ff00ffu))
+#define TS_LO(v) ((v).xy)
+#define TS_HI(v) ((v).zw)
 #define TS_H uint4
 #define TS_H_ZERO ((uint4)(0u))
 #define TS_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
@@ -479,101 +493,148 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 #endif
 #else
 #define TS_PIX float
+#define TS_PIX2 float2
 #define TS_V float
+#define TS_V2 float2
 #define TS_V_ZERO 0.0f
-#define TS_V_OF(p) (p)
+#define TS_V2_ZERO ((float2)(0.0f))
+#define TS_V2_OF(p) (p)
+#define TS_LO(v) ((v).x)
+#define TS_HI(v) ((v).y)
 #define TS_H float
 #define TS_H_ZERO 0.0f
 #define TS_H_OF(v) (v)
 #define TS_DIFF(n, o) ((n) - (o))
 #define TS_BIAS(k) 0.0f
-#define TS_OUT(s) ((s) / (float)AREA)
+#define TS_OUT(s) ((s) * (1.0f / (float)AREA))
 #endif
 
-// The band's horizontal step: item h < BAND * TS_SEGMENTS takes row h % BAND (a warp's lanes
-// take BAND rows, so with odd strides their reads hit different banks) and outputs
-// (h / BAND) * SPAN .. + SPAN - 1 of it.
-__attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V* vsum, __local TS_PIX* osum,
+// The band's horizontal step: item h < BAND * TS_SEGMENTS takes row h % BAND and outputs
+// (h / BAND) * SPAN .. + SPAN - 1 of it, whose windows cover vsum columns first + TS_OFF ..
+// first + TS_OFF + 2 RADIUS + SPAN - 1, read in pairs and used in column order: the first
+// DIAMETER sum the first window (RGBA8: in groups of four, which still fit a 16-bit lane), the
+// rest enter one by one while the kept first ones leave.
+__attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2* vsum, __local TS_PIX2* osum,
                                                             const uint h) {
   if (h >= BAND * TS_SEGMENTS) return;
   const uint row = h % BAND, first = (h / BAND) * SPAN;
-  __local const TS_V* v = vsum + row * TS_VSTRIDE + first;
-  __local TS_PIX* o = osum + row * TS_OSTRIDE + first;
+  __local const TS_V2* v = vsum + row * TS_VSTRIDE + first / 2;
+  __local TS_PIX2* o = osum + row * TS_OSTRIDE + first / 2;
   TS_V kept[SPAN];  // the window's first values: they leave it in the next steps
-  TS_H s = TS_H_ZERO;
-  // The first window in groups of four (RGBA8: four 16-bit sums still fit a lane).
+  TS_H s = TS_H_ZERO, part = TS_H_ZERO;  // the first window in two sums of groups of four
+  TS_V q = TS_V_ZERO;
+  TS_PIX even = 0;
 #pragma unroll
-  for (int g = 0; g < DIAMETER; g += 4) {
-    TS_V q = TS_V_ZERO;
+  for (int p = 0; p < TS_READ; ++p) {
+    const TS_V2 pair = v[p];
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      if (g + e < DIAMETER) {
-        const TS_V a = v[g + e];
-        if (g + e < SPAN) kept[g + e] = a;
-        q += a;
+    for (int e = 0; e < 2; ++e) {
+      const int c = 2 * p + e - TS_OFF;  // the column's place in the window of output 0
+      const TS_V a = e ? TS_HI(pair) : TS_LO(pair);
+      if (c >= 0 && c < SPAN) kept[c] = a;
+      if (c >= 0 && c <= 2 * RADIUS) {
+        q = c % 4 == 0 ? a : q + a;  // RGBA8: four 16-bit sums still fit a lane
+        if (c % 4 == 3 || c == 2 * RADIUS) {
+          if (c / 4 % 2 == 0)
+            s += TS_H_OF(q);
+          else
+            part += TS_H_OF(q);
+        }
+        if (c == 2 * RADIUS) s += part;
+      } else if (c > 2 * RADIUS) {
+        s += TS_H_OF(TS_DIFF(a, kept[c - 2 * RADIUS - 1]));
       }
-    s += TS_H_OF(q);
+      const int k = c - 2 * RADIUS;  // the output this column completes
+      if (k >= 0 && k < SPAN) {
+        const TS_PIX out = TS_OUT(s - TS_BIAS(k));
+        if (k % 2 == 0)
+          even = out;
+        else
+          o[k / 2] = (TS_PIX2)(even, out);
+      }
+    }
   }
-  o[0] = TS_OUT(s);
+}
+
+// The pair of columns x, x + 1 of row y: inside the image (`clamped` false: the whole tile and its
+// halo are) one aligned load, else each coordinate clamped, the pair loaded whole where its
+// columns are both inside.
+__attribute__((always_inline)) inline TS_PIX2 tiled_slide_load(__global const TS_PIX* restrict in, const int w,
+                                                               const int height, const int y, const int x,
+                                                               const bool clamped) {
+  if (!clamped) return *(__global const TS_PIX2*)(in + (size_t)y * w + x);
+  __global const TS_PIX* row = in + (size_t)clamp(y, 0, height - 1) * w;
+  if (x >= 0 && x + 1 < w) return *(__global const TS_PIX2*)(row + x);
+  return (TS_PIX2)(row[clamp(x, 0, w - 1)], row[clamp(x + 1, 0, w - 1)]);
+}
+
+// The walk of one tile: `rows` output rows from ystart in direction dir. Called with a constant
+// `clamped`, so each call inlines to its own code.
+__attribute__((always_inline)) inline void tiled_slide_walk(__global const TS_PIX* restrict in,
+                                                            __global TS_PIX* restrict out, const int w,
+                                                            const int height, const int x0, const int ystart,
+                                                            const int dir, const int rows, __local TS_V2* vsum,
+                                                            __local TS_PIX2* osum, const bool clamped) {
+  const int t = get_local_id(0);
+  const int x = x0 - TS_PAD + 2 * t;  // the pair's first column
+#define TS_LOAD(i) tiled_slide_load(in, w, height, ystart + dir * (i), x, clamped)  // row of step offset i
+  // Step i adds the row entering, offset i + RADIUS, and subtracts the one leaving, offset
+  // i - RADIUS - 1. The window before step 0 is the rows at offsets -RADIUS - 1 .. RADIUS - 1,
+  // summed four ways (independent adds; the sums are exact in any order).
+  TS_V2 part[4] = {TS_V2_ZERO, TS_V2_ZERO, TS_V2_ZERO, TS_V2_ZERO};
 #pragma unroll
-  for (int k = 1; k < SPAN; ++k) {
-    const TS_V enter = v[k + 2 * RADIUS];
-    if (k + 2 * RADIUS < SPAN) kept[k + 2 * RADIUS] = enter;
-    s += TS_H_OF(TS_DIFF(enter, kept[k - 1]));
-    o[k] = TS_OUT(s - TS_BIAS(k));
+  for (int i = 0; i < DIAMETER; ++i) part[i % 4] += TS_V2_OF(TS_LOAD(i - RADIUS - 1));
+  TS_V2 vertical = (part[0] + part[1]) + (part[2] + part[3]);
+  TS_PIX2 enter[BAND], leave[BAND];
+#pragma unroll
+  for (int j = 0; j < BAND; ++j) {
+    enter[j] = TS_LOAD(j + RADIUS);
+    leave[j] = TS_LOAD(j - RADIUS - 1);
   }
+  for (int first = 0; first < rows; first += BAND) {
+#pragma unroll
+    for (int j = 0; j < BAND; ++j) {
+      vertical = vertical + TS_V2_OF(enter[j]) - TS_V2_OF(leave[j]);  // no lane goes below 0
+      vsum[j * TS_VSTRIDE + t] = vertical;
+    }
+    if (first + BAND < rows) {  // the next band's rows, in flight during this band's sums
+#pragma unroll
+      for (int j = 0; j < BAND; ++j) {
+        enter[j] = TS_LOAD(first + BAND + j + RADIUS);
+        leave[j] = TS_LOAD(first + BAND + j - RADIUS - 1);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tiled_slide_rows(vsum, osum, t);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < TW / 2 && x0 + 2 * t < w) {  // the band's rows, coalesced pairs (w is even)
+      __global TS_PIX2* dst = (__global TS_PIX2*)(out + (size_t)ystart * w + x0) + t;
+      const int step = dir * (w / 2);
+#pragma unroll
+      for (int r = 0; r < BAND; ++r)
+        if (first + r < rows) dst[(first + r) * step] = osum[r * TS_OSTRIDE + t];
+    }
+  }
+#undef TS_LOAD
 }
 
 __kernel __attribute__((reqd_work_group_size(TS_ITEMS, 1, 1)))
 void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX* restrict out, const uint width,
                             const uint height, const uint tile_h) {
-  __local TS_V vsum[BAND * TS_VSTRIDE];
-  __local TS_PIX osum[BAND * TS_OSTRIDE];
-  const int t = get_local_id(0), w = (int)width;
+  __local TS_V2 vsum[BAND * TS_VSTRIDE];
+  __local TS_PIX2 osum[BAND * TS_OSTRIDE];
+  const int w = (int)width, h = (int)height;
   const int x0 = get_group_id(0) * TW, y0 = get_group_id(1) * tile_h;
-  const int rows = min((int)tile_h, (int)height - y0);
+  const int rows = min((int)tile_h, h - y0);
   const int dir = (get_group_id(1) & 1) ? -1 : 1;
   const int ystart = dir > 0 ? y0 : y0 + rows - 1;  // output row of step i: ystart + dir * i
-  __global const TS_PIX* column = in + CLAMP_X(x0 - RADIUS + t);
-#define TS_LOAD(i) column[(size_t)CLAMP_Y(ystart + dir * ((i) + RADIUS)) * w]  // the row entering at step i
-
-  // Step i adds the pixel loaded for it (kept in ring[i mod TS_RING]) and subtracts the one loaded
-  // for step i - DIAMETER. The window before step 0 is the pixels of steps -DIAMETER .. -1.
-  TS_PIX ring[TS_RING];
-  TS_V vertical = TS_V_ZERO;
-#pragma unroll
-  for (int i = -DIAMETER; i < 0; ++i) {
-    ring[TS_RING + i] = TS_LOAD(i);
-    vertical += TS_V_OF(ring[TS_RING + i]);
-  }
-  TS_PIX next[BAND];
-#pragma unroll
-  for (int j = 0; j < BAND; ++j) next[j] = TS_LOAD(j);
-
-  for (int base = 0; base < rows; base += TS_RING) {
-#pragma unroll
-    for (int band = 0; band < TS_RING / BAND; ++band) {
-      const int first = base + band * BAND;
-      if (first < rows) {  // the same for the whole group
-#pragma unroll
-        for (int j = 0; j < BAND; ++j) {
-          const int slot = band * BAND + j, leaving = (slot - DIAMETER + TS_RING) % TS_RING;
-          vertical = vertical + TS_V_OF(next[j]) - TS_V_OF(ring[leaving]);  // no lane goes below 0
-          ring[slot] = next[j];
-          vsum[j * TS_VSTRIDE + t] = vertical;
-        }
-#pragma unroll
-        for (int j = 0; j < BAND; ++j) next[j] = TS_LOAD(first + BAND + j);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tiled_slide_rows(vsum, osum, t);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint i = t; i < BAND * TW; i += TS_ITEMS) {  // the band's rows, coalesced
-          const int r = i / TW, c = i % TW, x = x0 + c;
-          if (first + r < rows && x < w) out[(size_t)(ystart + dir * (first + r)) * w + x] = osum[r * TS_OSTRIDE + c];
-        }
-      }
-    }
-  }
-#undef TS_LOAD
+  // Every load inside the image: columns x0 - TS_PAD .. x0 + TW + TS_PAD - 1, rows at offsets
+  // -RADIUS - 1 .. RADIUS - 1 + the rows rounded up to whole bands, from ystart.
+  const int lo = ystart + dir * (-RADIUS - 1), hi = ystart + dir * ((rows + BAND - 1) / BAND * BAND - 1 + RADIUS);
+  const bool inside = x0 - TS_PAD >= 0 && x0 + TW + TS_PAD <= w && min(lo, hi) >= 0 && max(lo, hi) < h;
+  if (inside)
+    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, osum, false);
+  else
+    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, osum, true);
 }
 #endif  // ONLY_TILED_SLIDE
