@@ -298,7 +298,14 @@ gb::PathSet code_paths(int size_class, size_t) {
   for (bool squared : kOut.all())
     for (const Params& p : tile_configs(squared, size_class)) {
       const size_t tc = p.tile_cols(), tr = p.tile_rows(), ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
-      const size_t length = (nty + kScanSegs - 1) / kScanSegs;
+      // The scan's segments down a column (integral_image_tiles_scan's length): their entries.
+      const size_t length = std::max(2 * kScanBatch, (nty + kScanSegs - 1) / kScanSegs);
+      bool multi_batch = ntx > kScanBatch, partial_batch = ntx % kScanBatch != 0;
+      for (size_t s = 0; s < kScanSegs; ++s) {
+        const size_t n = std::min(nty, (s + 1) * length) - std::min(nty, s * length);
+        multi_batch = multi_batch || n > kScanBatch;
+        partial_batch = partial_batch || n % kScanBatch != 0;
+      }
       gb::path_if(paths, ntx > 1, "tiles: 2+ tile columns (corner and row offsets from the left)");
       gb::path_if(paths, nty > 1, "tiles: 2+ tile rows (column carries from above)");
       gb::path_if(paths, w % tc != 0, "tiles: partial last tile column");
@@ -306,12 +313,12 @@ gb::PathSet code_paths(int size_class, size_t) {
       gb::path_if(paths, tr > p.batch(), "tiles write: 2+ batches a tile");
       gb::path_if(paths, h % tr != 0 && h % tr <= tr - p.batch(), "tiles write: the image ends before a tile's last batch");
       gb::path_if(paths, w % kScanCols != 0 || ntx % kScanCols != 0, "tiles scan: partial column group");
-      gb::path_if(paths, length > 1, "tiles scan: segments of 2+ tile rows");
+      gb::path_if(paths, std::min(length, nty) > 1, "tiles scan: segments of 2+ tile rows");
       gb::path_if(paths, nty % length != 0 || (nty + length - 1) / length < kScanSegs,
                   "tiles scan: partial or empty last segment");
       gb::path_if(paths, ntx > 1, "tiles scan: row offsets over 2+ tiles");
-      gb::path_if(paths, ntx > kScanBatch || length > kScanBatch, "tiles scan: 2+ batches in one scan");
-      gb::path_if(paths, ntx % kScanBatch != 0 || length % kScanBatch != 0, "tiles scan: a partial batch");
+      gb::path_if(paths, multi_batch, "tiles scan: 2+ batches in one scan");
+      gb::path_if(paths, partial_batch, "tiles scan: a partial batch");
       gb::path_if(paths, h > kScanCols * kScanSegs, "tiles scan: 2+ groups of rows");
     }
   return paths;

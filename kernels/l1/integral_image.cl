@@ -514,7 +514,8 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
   }
 
 // Groups [0, col_groups): colsum; the next tile_groups: tilesum (exclusive scans down the columns,
-// SCAN_COLS columns a group, each column in SCAN_SEGS segments: sum, exchange, rewrite). The rest:
+// SCAN_COLS columns a group, each column in SCAN_SEGS segments of at least two batches, so that the
+// carry between batches is taken at every size: sum, exchange, rewrite). The rest:
 // rowsum, an exclusive scan along each row, a row per item. One barrier, reached by every group.
 __kernel __attribute__((reqd_work_group_size(SCAN_COLS, SCAN_SEGS, 1)))
 void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __global uint* tilesum,
@@ -528,7 +529,7 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
   __global uint* a = tiles ? tilesum : colsum;
   __global ulong* a2 = tiles ? tilesum2 : colsum2;
   const uint cols = tiles ? ntx : width, x = (tiles ? g - col_groups : g) * SCAN_COLS + lx;
-  const uint length = (nty + SCAN_SEGS - 1) / SCAN_SEGS;
+  const uint length = max(2u * SCAN_BATCH, (nty + SCAN_SEGS - 1) / SCAN_SEGS);
   const uint y0 = min(nty, s * length), y1 = min(nty, y0 + length);
   uint t = 0;
   ulong t2 = 0;
