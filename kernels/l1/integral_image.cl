@@ -588,7 +588,7 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
   const uint x = tx * TC + lid * 16, y0 = ty * TR;
   const uint sr = lid / SPR, sk = lid % SPR;  // the table row and segment this item scans
 
-  // C at the tile's top, its total, and left(y0 - 1): the corner.
+  // C at the tile's top and its total; left(y0 - 1), the corner, comes after the first pixel loads.
   uint c[16];
   TILES_LOAD16(uint, uint4, c, colabove, (size_t)ty * width + x, x, width);
   uint total = 0, left = 0;
@@ -601,12 +601,6 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #pragma unroll
   for (uint k = 0; k < 16; ++k) total2 += c2[k];
 #endif
-  for (uint j = 0; j < tx; ++j) {
-    left += above[ty * ntx + j];
-#ifdef SQUARED
-    left2 += above2[ty * ntx + j];
-#endif
-  }
 
   uint buf = 0;
   for (uint yb = y0; yb < y0 + TR && yb < height; yb += BATCH, buf ^= BATCH * TSTRIDE) {
@@ -615,6 +609,15 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
     for (uint r = 0; r < BATCH; ++r) {
       const uint y = yb + r;
       px[r] = y < height ? tiles_load16(in, (size_t)y * width + x, x, width) : (uint4)(0);
+    }
+    if (yb == y0) {
+#pragma unroll 8
+      for (uint j = 0; j < tx; ++j) {
+        left += above[ty * ntx + j];
+#ifdef SQUARED
+        left2 += above2[ty * ntx + j];
+#endif
+      }
     }
     if (lid < BATCH) {
       const bool inside = yb + lid < height;
