@@ -24,13 +24,18 @@ constexpr size_t kWorkGroup = 256;            // rows and fused kernels
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
-// Tiles: a work group of GX x GY items takes a tile of 4 * GX columns x GY * rows (rows: RPT, each
-// item's rows). Swept: three shapes of 256 items (the first runs by default: 128 x 64 tiles at 8
-// rows, whose carries above cost 4 / 64 bytes a pixel per pass) and two heights; out:sum_sq keeps
-// 8 rows, as its 64-bit quad table of 16 would pass 48 KiB of local memory. No wg:auto: the tile
-// is the group.
-const gb::WorkGroup kTileShapes[] = {{32, 8, 1, 2}, {64, 4, 1, 2}, {128, 2, 1, 2}};
-constexpr int kTileRowsSum[] = {8, 16}, kTileRowsSq[] = {8};
+// Tiles: a work group of NX items (wg) takes a tile of 16 * NX columns x rows, each item 16
+// columns down the tile; the write kernel scans its rows' item totals every BATCH rows. Swept: two
+// heights and two widths (the first runs by default: 1024 x 64 tiles, whose carries above cost 4 / 64
+// bytes a pixel per pass). out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers)
+// and tiles of at most 32 rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the
+// group.
+struct TileShape {
+  size_t items;
+  int rows;
+};
+constexpr TileShape kTileShapesSum[] = {{64, 64}, {64, 32}, {128, 32}}, kTileShapesSq[] = {{64, 32}, {128, 32}};
+constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
 constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
 
@@ -38,17 +43,17 @@ struct Params {
   Variant variant;
   bool squared;
   int size_class;
-  gb::WorkGroup wg{};  // tiles
-  int rows = 0;        // tiles: RPT
+  gb::WorkGroup wg{};  // tiles: NX items
+  int rows = 0;        // tiles: TR
 
-  size_t tile_cols() const { return 4 * wg.x; }
-  size_t tile_rows() const { return wg.y * rows; }
+  size_t tile_cols() const { return 16 * wg.x; }
+  size_t tile_rows() const { return static_cast<size_t>(rows); }
+  size_t batch() const { return squared ? kTileBatchSq : kTileBatchSum; }
   // The larger of the reduce and write kernels' local arrays (integral_image.cl's declarations).
   size_t tile_local_bytes() const {
-    const size_t gx = wg.x, gy = wg.y, tr = tile_rows(), table = tr * (gx + 1), items = gx * gy;
-    const size_t reduce = (squared ? 2 : 1) * (16 * gx * gy + 4 * table + 4 * items + 4 * gx);
-    const size_t write = 16 * gx * gy + 4 * table + 4 * items + 4 * tr + 8 * gy +
-                         (squared ? 16 * gx * gy + 8 * table + 8 * items + 8 * tr + 16 * gy : 0);
+    const size_t nx = wg.x, tr = tile_rows(), b = batch(), parts = nx >= tr ? nx / tr : 1;
+    const size_t reduce = (squared ? 2 : 1) * 4 * (tr * (nx + 1) + parts * tr + tr);
+    const size_t write = (squared ? 12 : 4) * (2 * b * (nx + 1) + nx + b);
     return std::max(reduce, write);
   }
 };
@@ -100,8 +105,8 @@ struct Fixture {
 // shape's knobs): built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
   if (p.variant == Variant::tiles)
-    return {"l1/integral_image.cl", "-DTILES -DGX=" + std::to_string(p.wg.x) + " -DGY=" + std::to_string(p.wg.y) +
-                                        " -DRPT=" + std::to_string(p.rows) + (p.squared ? " -DSQUARED" : "")};
+    return {"l1/integral_image.cl", "-DTILES -DNX=" + std::to_string(p.wg.x) + " -DTR=" + std::to_string(p.rows) +
+                                        " -DBATCH=" + std::to_string(p.batch()) + (p.squared ? " -DSQUARED" : "")};
   return {"l1/integral_image.cl", "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
                                       " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
                                       (p.squared ? " -DSQUARED" : "")};
@@ -217,7 +222,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
   const size_t w = pb.size.width, h = pb.size.height;
   if (p.variant == Variant::tiles) {
-    const cl::NDRange tiles(fx.ntx * p.wg.x, fx.nty * p.wg.y), group(p.wg.x, p.wg.y);
+    const cl::NDRange tiles(fx.ntx * p.wg.x, fx.nty), group(p.wg.x, 1);
     b.launch(fx.reduce, tiles, group);
     b.launch(fx.scan, cl::NDRange(fx.scan_groups * kScanCols, kScanSegs), cl::NDRange(kScanCols, kScanSegs));
     b.launch(fx.write, tiles, group);
@@ -263,13 +268,13 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- code paths ------------------------------------------------------------------------------
-// Every tile shape registered (tiles): GX x GY items, RPT rows each.
+// Every tile shape registered (tiles): NX items, TR rows.
 std::vector<Params> tile_configs(bool squared, int size_class) {
   std::vector<Params> configs;
-  const auto& rows = squared ? std::vector<int>(std::begin(kTileRowsSq), std::end(kTileRowsSq))
-                             : std::vector<int>(std::begin(kTileRowsSum), std::end(kTileRowsSum));
-  for (int r : rows)
-    for (const auto& wg : kTileShapes) configs.push_back(Params{Variant::tiles, squared, size_class, wg, r});
+  const auto shapes = squared ? std::vector<TileShape>(std::begin(kTileShapesSq), std::end(kTileShapesSq))
+                              : std::vector<TileShape>(std::begin(kTileShapesSum), std::end(kTileShapesSum));
+  for (const TileShape& t : shapes)
+    configs.push_back(Params{Variant::tiles, squared, size_class, gb::WorkGroup{t.items, 1, 1, 1}, t.rows});
   return configs;
 }
 
@@ -286,23 +291,34 @@ gb::PathSet code_paths(int size_class, size_t) {
   gb::path_if(paths, h % length != 0 || (h + length - 1) / length < kSegments, "columns: partial or empty last segment");
   gb::path_if(paths, h > kBand, "fused: 2+ bands (waits on the band above)");
   gb::path_if(paths, h % kBand != 0, "fused: partial last band");
-  gb::path_if(paths, true, "tiles: vector-aligned rows (whole quads as aligned vectors)");
-  gb::path_if(paths, w % 4 != 0, "tiles: rows not 4-aligned (vload4/vstore4)");
+  gb::path_if(paths, true, "tiles: 16-aligned rows (one 16-byte load, vector loads and stores of sums)");
+  gb::path_if(paths, w % 16 != 0, "tiles: rows not 16-aligned (vload16)");
+  gb::path_if(paths, w % 4 != 0, "tiles: rows not 4-aligned (scalar loads and stores of sums)");
+  gb::path_if(paths, w % 16 != 0, "tiles: a partial 16-pixel segment at the row's end");
   for (bool squared : kOut.all())
     for (const Params& p : tile_configs(squared, size_class)) {
       const size_t tc = p.tile_cols(), tr = p.tile_rows(), ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
-      const size_t length = (nty + kScanSegs - 1) / kScanSegs;
+      // The scan's segments down a column (integral_image_tiles_scan's length): their entries.
+      const size_t length = std::max(2 * kScanBatch, (nty + kScanSegs - 1) / kScanSegs);
+      bool multi_batch = ntx > kScanBatch, partial_batch = ntx % kScanBatch != 0;
+      for (size_t s = 0; s < kScanSegs; ++s) {
+        const size_t n = std::min(nty, (s + 1) * length) - std::min(nty, s * length);
+        multi_batch = multi_batch || n > kScanBatch;
+        partial_batch = partial_batch || n % kScanBatch != 0;
+      }
       gb::path_if(paths, ntx > 1, "tiles: 2+ tile columns (corner and row offsets from the left)");
       gb::path_if(paths, nty > 1, "tiles: 2+ tile rows (column carries from above)");
       gb::path_if(paths, w % tc != 0, "tiles: partial last tile column");
       gb::path_if(paths, h % tr != 0, "tiles: partial last tile row");
+      gb::path_if(paths, tr > p.batch(), "tiles write: 2+ batches a tile");
+      gb::path_if(paths, h % tr != 0 && h % tr <= tr - p.batch(), "tiles write: the image ends before a tile's last batch");
       gb::path_if(paths, w % kScanCols != 0 || ntx % kScanCols != 0, "tiles scan: partial column group");
-      gb::path_if(paths, length > 1, "tiles scan: segments of 2+ tile rows");
+      gb::path_if(paths, std::min(length, nty) > 1, "tiles scan: segments of 2+ tile rows");
       gb::path_if(paths, nty % length != 0 || (nty + length - 1) / length < kScanSegs,
                   "tiles scan: partial or empty last segment");
       gb::path_if(paths, ntx > 1, "tiles scan: row offsets over 2+ tiles");
-      gb::path_if(paths, ntx > kScanBatch || length > kScanBatch, "tiles scan: 2+ batches in one scan");
-      gb::path_if(paths, ntx % kScanBatch != 0 || length % kScanBatch != 0, "tiles scan: a partial batch");
+      gb::path_if(paths, multi_batch, "tiles scan: 2+ batches in one scan");
+      gb::path_if(paths, partial_batch, "tiles scan: a partial batch");
       gb::path_if(paths, h > kScanCols * kScanSegs, "tiles scan: 2+ groups of rows");
     }
   return paths;

@@ -285,175 +285,205 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 }
 
 // ---- tiles: reduce, scan the tile sums, write --------------------------------------------------
-// Tiles of TR = GY * RPT rows x TC = 4 * GX columns, one per work group of GX x GY items; item
-// (gx, gy) holds 4 columns x RPT rows. With colabove(x) = the sum of column x above the tile and
-// left(y) = I(y, x0 - 1) (the integral just left of it):
-//   I(y, x) = left(y) + sum over x0 <= x' <= x of (colabove(x') + the column's sum in the tile to y).
+// Tiles of TR rows x TC = 16 * NX columns, one per work group of NX items; item i holds columns
+// 16i..16i+15 of the tile and walks down its rows. With colabove(x) = the sum of column x above the
+// tile and left(y) = I(y, x0 - 1) (the integral just left of it):
+//   I(y, x) = left(y) + sum over x0 <= x' <= x of C(y, x'), C(y, x') = colabove(x') + the column's
+//   sum in the tile down to y.
 // integral_image_tiles_reduce: each tile's column sums, row sums and total.
 // integral_image_tiles_scan: column sums -> colabove (down the tile rows), totals -> the totals of
 // the tiles above, row sums -> the sums of the tiles to the left (along each row); exclusive.
-// integral_image_tiles_write: left(y) = the corner (from the totals above of the tiles to the left)
-// plus the running sum of the row offsets down the tile; in-tile sums as in the formula above: down
-// the items' rows in registers, across the items through local memory. Sums of squares of one tile
-// fit in uint (TR * TC * 255^2 < 2^32, checked below): only carries are ulong.
+// integral_image_tiles_write: C in registers, 16 columns an item, advanced row by row; the sums over
+// the items to the left come from one exclusive scan per BATCH rows (a table of the items' totals of
+// C, row by row), plus left(y) = the corner (the totals above of the tiles to the left) plus the
+// running sum of the row offsets. Sums of squares of one tile fit in uint (TR * TC * 255^2 < 2^32,
+// checked below): only carries and outputs are ulong.
 #ifdef TILES
-#ifndef GX
-#define GX 64
+#ifndef NX
+#define NX 64
 #endif
-#ifndef GY
-#define GY 4
+#ifndef TR
+#define TR 64
 #endif
-#ifndef RPT
-#define RPT 8
+#ifndef BATCH
+#define BATCH 8
 #endif
-#define TC (4 * GX)
-#define TR (GY * RPT)
-#define TQ (GX * GY / TR)  // items scanning each tile row
-#define TK (GX / TQ)       // quads each of them takes
-#define RT_STRIDE (GX + 1) // odd: a warp down a column of the quad table hits distinct banks
+#define TC (16 * NX)
+#define TSTRIDE (NX + 1)                    // odd: items reading down a table column hit distinct banks
+#define SPR (NX / BATCH)                    // write: scan segments per table row (BATCH entries each)
+#define RPARTS (NX >= TR ? NX / TR : 1)     // reduce: items summing each tile row
+#define RLEN (NX / RPARTS)                  // reduce: entries each of them sums
 #define SCAN_COLS 32
 #define SCAN_SEGS 8
-#if (GX * GY) % TR != 0 || GX % TQ != 0
-#error "the quad table's rows must split evenly among the work items"
+#if NX % BATCH != 0 || TR % BATCH != 0 || (NX % TR != 0 && TR % NX != 0)
+#error "BATCH must divide NX and TR, and one of NX and TR the other"
+#endif
+#if TR > 256
+#error "the reduce's column sums live in 16-bit lanes: at most 257 rows"
 #endif
 #if defined(SQUARED) && TR * TC > 66052
 #error "a tile's sum of squares must fit in uint (TR * TC * 255^2 < 2^32)"
 #endif
 
-// Rows start 4-aligned when y * width is: then whole quads load and store as aligned vectors
-// (vload4/vstore4 only promise element alignment, which costs scalar accesses).
-#define TILES_LOAD4(T4, v, p, i, x, width)                  \
-  do {                                                      \
-    if ((x) + 4 <= (width)) {                               \
-      if (((i) & 3) == 0) v = *(__global const T4*)((p) + (i)); \
-      else v = vload4(0, (p) + (i));                        \
-    } else {                                                \
-      v = (T4)(0);                                          \
-      if ((x) < (width)) v.s0 = (p)[(i)];                   \
-      if ((x) + 1 < (width)) v.s1 = (p)[(i) + 1];           \
-      if ((x) + 2 < (width)) v.s2 = (p)[(i) + 2];           \
-    }                                                       \
+// 16 pixels at in[i] (x: the first one's column) as 4 little-endian words, zeros past the row's end.
+// A row starts 16-aligned when y * width is: then one aligned 16-byte load (vload16 promises only
+// byte alignment, which costs byte loads).
+uint4 tiles_load16(__global const uchar* in, const size_t i, const uint x, const uint width) {
+  if (x + 16 <= width) {
+    if ((i & 15) == 0) return *(__global const uint4*)(in + i);
+    return as_uint4(vload16(0, in + i));
+  }
+  uint w[4] = {0, 0, 0, 0};
+  for (uint k = 0; k < 16; ++k)
+    if (x + k < width) w[k / 4] |= (uint)in[i + k] << (8 * (k % 4));
+  return (uint4)(w[0], w[1], w[2], w[3]);
+}
+#define PX_WORD(v, m) ((m) == 0 ? (v).s0 : (m) == 1 ? (v).s1 : (m) == 2 ? (v).s2 : (v).s3)
+#define PX_BYTE(v, k) ((PX_WORD(v, (k) / 4) >> (8 * ((k) % 4))) & 0xffu)
+// Bytes 0 and 2 (LO8) and 1 and 3 (HI8) of a word in 16-bit lanes.
+#define LO8(w) ((w) & 0x00ff00ffu)
+#define HI8(w) (((w) >> 8) & 0x00ff00ffu)
+uint tiles_sum16(const uint4 v) {
+  const uint s = LO8(v.s0) + HI8(v.s0) + LO8(v.s1) + HI8(v.s1) + LO8(v.s2) + HI8(v.s2) + LO8(v.s3) + HI8(v.s3);
+  return (s & 0xffffu) + (s >> 16);
+}
+uint tiles_sum_sq16(const uint4 v) {
+  uint s = 0;
+#pragma unroll
+  for (uint k = 0; k < 16; ++k) s += PX_BYTE(v, k) * PX_BYTE(v, k);
+  return s;
+}
+
+// a[0..15] = p[i..i+15] (zeros past the row's end); T4 vectors when whole and 4-aligned.
+#define TILES_LOAD16(T, T4, a, p, i, x, width)                                     \
+  do {                                                                             \
+    if ((x) + 16 <= (width) && ((i) & 3) == 0) {                                   \
+      _Pragma("unroll") for (uint m = 0; m < 4; ++m) {                             \
+        const T4 v = *(__global const T4*)((p) + (i) + 4 * m);                     \
+        a[4 * m] = v.s0, a[4 * m + 1] = v.s1, a[4 * m + 2] = v.s2, a[4 * m + 3] = v.s3; \
+      }                                                                            \
+    } else {                                                                       \
+      _Pragma("unroll") for (uint k = 0; k < 16; ++k) a[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
+    }                                                                              \
   } while (0)
-#define TILES_STORE4(T4, v, p, i, x, width)                 \
-  do {                                                      \
-    if ((x) + 4 <= (width)) {                               \
-      if (((i) & 3) == 0) *(__global T4*)((p) + (i)) = (v); \
-      else vstore4((v), 0, (p) + (i));                      \
-    } else {                                                \
-      if ((x) < (width)) (p)[(i)] = (v).s0;                 \
-      if ((x) + 1 < (width)) (p)[(i) + 1] = (v).s1;         \
-      if ((x) + 2 < (width)) (p)[(i) + 2] = (v).s2;         \
-    }                                                       \
+// p[i..i+15] = a[0..15] (up to the row's end); T4 vectors when whole and 4-aligned.
+#define TILES_STORE16(T4, a, p, i, x, width)                                       \
+  do {                                                                             \
+    if ((x) + 16 <= (width) && ((i) & 3) == 0) {                                   \
+      _Pragma("unroll") for (uint m = 0; m < 4; ++m)                               \
+        *(__global T4*)((p) + (i) + 4 * m) = (T4)(a[4 * m], a[4 * m + 1], a[4 * m + 2], a[4 * m + 3]); \
+    } else {                                                                       \
+      _Pragma("unroll") for (uint k = 0; k < 16; ++k) if ((x) + k < (width)) (p)[(i) + k] = a[k]; \
+    }                                                                              \
   } while (0)
-#define HSUM4(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
 
 // colsum[ty * width + x]: the tile's column sums; rowsum[y * ntx + tx]: its row sums;
 // tilesum[ty * ntx + tx]: its total (the *2 arrays: the same of the squares).
-__kernel __attribute__((reqd_work_group_size(GX, GY, 1)))
+// Column sums: in 16-bit lanes of registers, 2 a word; row sums: a table of the items' 16-pixel
+// sums, row by row, summed across at the end.
+__kernel __attribute__((reqd_work_group_size(NX, 1, 1)))
 void integral_image_tiles_reduce(__global const uchar* in, const uint width, const uint height,
                                  __global uint* colsum, __global uint* rowsum, __global uint* tilesum,
                                  __global ulong* colsum2, __global ulong* rowsum2, __global ulong* tilesum2) {
-  __local uint4 cb[GY][GX];
-  __local uint rt[TR * RT_STRIDE];
-  __local uint part[TQ * TR];
-  __local uint ts[GX];
+  __local uint rt[TR * TSTRIDE];
+  __local uint part[RPARTS * TR];
+  __local uint rs[TR];
 #ifdef SQUARED
-  __local uint4 cb2[GY][GX];
-  __local uint rt2[TR * RT_STRIDE];
-  __local uint part2[TQ * TR];
-  __local uint ts2[GX];
-#endif
-  const uint gx = get_local_id(0), gy = get_local_id(1), lid = gy * GX + gx;
-  const uint tx = get_group_id(0), ty = get_group_id(1), ntx = get_num_groups(0);
-  const uint x = tx * TC + gx * 4, y0 = ty * TR;
-  // Every load is issued before the first use (each sits in branches a use would wait behind).
-  uchar4 px[RPT];
+  __local uint rt2[TR * TSTRIDE];
+  __local uint part2[RPARTS * TR];
+  __local uint rs2[TR];
+  uint q[16];
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
-    const uint y = y0 + gy * RPT + r;
-    const size_t i = (size_t)y * width + x;
-    px[r] = (uchar4)(0);
-    if (y < height) TILES_LOAD4(uchar4, px[r], in, i, x, width);
-  }
-  uint4 c = (uint4)(0), c2 = (uint4)(0);
+  for (uint k = 0; k < 16; ++k) q[k] = 0;
+#endif
+  const uint lid = get_local_id(0), tx = get_group_id(0), ty = get_group_id(1), ntx = get_num_groups(0);
+  const uint x = tx * TC + lid * 16, y0 = ty * TR;
+  uint lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
+  for (uint yb = 0; yb < TR; yb += BATCH) {
+    uint4 px[BATCH];
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
-    const uint4 v = convert_uint4(px[r]);
-    c += v;
-    rt[(gy * RPT + r) * RT_STRIDE + gx] = HSUM4(v);
+    for (uint r = 0; r < BATCH; ++r) {
+      const uint y = y0 + yb + r;
+      px[r] = y < height ? tiles_load16(in, (size_t)y * width + x, x, width) : (uint4)(0);
+    }
+#pragma unroll
+    for (uint r = 0; r < BATCH; ++r) {
+      rt[(yb + r) * TSTRIDE + lid] = tiles_sum16(px[r]);
+#pragma unroll
+      for (uint m = 0; m < 4; ++m) lo[m] += LO8(PX_WORD(px[r], m)), hi[m] += HI8(PX_WORD(px[r], m));
 #ifdef SQUARED
-    const uint4 v2 = v * v;
-    c2 += v2;
-    rt2[(gy * RPT + r) * RT_STRIDE + gx] = HSUM4(v2);
-#endif
-  }
-  cb[gy][gx] = c;
-#ifdef SQUARED
-  cb2[gy][gx] = c2;
-#endif
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  // Column sums (the first GX items) and the tile rows' segment sums (every item).
-  if (lid < GX) {
-    uint4 s = (uint4)(0), s2 = (uint4)(0);
-    for (uint g = 0; g < GY; ++g) {
-      s += cb[g][lid];
-#ifdef SQUARED
-      s2 += cb2[g][lid];
+      rt2[(yb + r) * TSTRIDE + lid] = tiles_sum_sq16(px[r]);
+#pragma unroll
+      for (uint k = 0; k < 16; ++k) q[k] += PX_BYTE(px[r], k) * PX_BYTE(px[r], k);
 #endif
     }
-    const uint xc = tx * TC + lid * 4;
-    const size_t i = (size_t)ty * width + xc;
-    TILES_STORE4(uint4, s, colsum, i, xc, width);
-    ts[lid] = HSUM4(s);
+  }
+  {
+    uint c[16];
+#pragma unroll
+    for (uint m = 0; m < 4; ++m) {
+      c[4 * m] = lo[m] & 0xffffu, c[4 * m + 1] = hi[m] & 0xffffu;
+      c[4 * m + 2] = lo[m] >> 16, c[4 * m + 3] = hi[m] >> 16;
+    }
+    const size_t i = (size_t)ty * width + x;
+    TILES_STORE16(uint4, c, colsum, i, x, width);
 #ifdef SQUARED
-    const ulong4 s2l = convert_ulong4(s2);
-    TILES_STORE4(ulong4, s2l, colsum2, i, xc, width);
-    ts2[lid] = HSUM4(s2);
+    ulong c2[16];
+#pragma unroll
+    for (uint k = 0; k < 16; ++k) c2[k] = q[k];
+    TILES_STORE16(ulong4, c2, colsum2, i, x, width);
 #endif
   }
-  const uint sy = lid % TR, sq = lid / TR;
-  uint a = 0, a2 = 0;
-  for (uint k = 0; k < TK; ++k) {
-    a += rt[sy * RT_STRIDE + sq * TK + k];
-#ifdef SQUARED
-    a2 += rt2[sy * RT_STRIDE + sq * TK + k];
-#endif
-  }
-  part[sq * TR + sy] = a;
-#ifdef SQUARED
-  part2[sq * TR + sy] = a2;
-#endif
   barrier(CLK_LOCAL_MEM_FENCE);
-
-  if (sq == 0 && y0 + sy < height) {
-    a = 0, a2 = 0;
-    for (uint q = 0; q < TQ; ++q) {
-      a += part[q * TR + sy];
+  for (uint j = lid; j < TR * RPARTS; j += NX) {
+    const uint r = j % TR, p = j / TR;
+    uint s = 0, s2 = 0;
+    for (uint k = 0; k < RLEN; ++k) {
+      s += rt[r * TSTRIDE + p * RLEN + k];
 #ifdef SQUARED
-      a2 += part2[q * TR + sy];
+      s2 += rt2[r * TSTRIDE + p * RLEN + k];
 #endif
     }
-    rowsum[(size_t)(y0 + sy) * ntx + tx] = a;
+    part[p * TR + r] = s;
 #ifdef SQUARED
-    rowsum2[(size_t)(y0 + sy) * ntx + tx] = a2;
+    part2[p * TR + r] = s2;
 #endif
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint r = lid; r < TR; r += NX) {
+    uint s = 0, s2 = 0;
+    for (uint p = 0; p < RPARTS; ++p) {
+      s += part[p * TR + r];
+#ifdef SQUARED
+      s2 += part2[p * TR + r];
+#endif
+    }
+    rs[r] = s;
+#ifdef SQUARED
+    rs2[r] = s2;
+#endif
+    if (y0 + r < height) {
+      rowsum[(size_t)(y0 + r) * ntx + tx] = s;
+#ifdef SQUARED
+      rowsum2[(size_t)(y0 + r) * ntx + tx] = s2;
+#endif
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
-    a = 0, a2 = 0;
-    for (uint g = 0; g < GX; ++g) {
-      a += ts[g];
+    uint s = 0, s2 = 0;
+    for (uint r = 0; r < TR; ++r) {
+      s += rs[r];
 #ifdef SQUARED
-      a2 += ts2[g];
+      s2 += rs2[r];
 #endif
     }
-    tilesum[ty * ntx + tx] = a;
+    tilesum[ty * ntx + tx] = s;
 #ifdef SQUARED
-    tilesum2[ty * ntx + tx] = a2;
+    tilesum2[ty * ntx + tx] = s2;
 #endif
   }
 }
-
 // In-place exclusive scan of n values a[i0 + k * step] (and a2's), from t (t2), SCAN_BATCH at a time:
 // a batch's loads are issued before its stores (the compiler cannot tell that a store does not feed
 // a later load of the same array, so a plain loop would wait a round trip per value).
@@ -484,7 +514,8 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
   }
 
 // Groups [0, col_groups): colsum; the next tile_groups: tilesum (exclusive scans down the columns,
-// SCAN_COLS columns a group, each column in SCAN_SEGS segments: sum, exchange, rewrite). The rest:
+// SCAN_COLS columns a group, each column in SCAN_SEGS segments of at least two batches, so that the
+// carry between batches is taken at every size: sum, exchange, rewrite). The rest:
 // rowsum, an exclusive scan along each row, a row per item. One barrier, reached by every group.
 __kernel __attribute__((reqd_work_group_size(SCAN_COLS, SCAN_SEGS, 1)))
 void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __global uint* tilesum,
@@ -498,7 +529,7 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
   __global uint* a = tiles ? tilesum : colsum;
   __global ulong* a2 = tiles ? tilesum2 : colsum2;
   const uint cols = tiles ? ntx : width, x = (tiles ? g - col_groups : g) * SCAN_COLS + lx;
-  const uint length = (nty + SCAN_SEGS - 1) / SCAN_SEGS;
+  const uint length = max(2u * SCAN_BATCH, (nty + SCAN_SEGS - 1) / SCAN_SEGS);
   const uint y0 = min(nty, s * length), y1 = min(nty, y0 + length);
   uint t = 0;
   ulong t2 = 0;
@@ -533,205 +564,148 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
 
 // Over the scanned arrays: colabove = colsum, the row offsets = rowsum, the totals above = tilesum.
 // Tiles go in the reverse of the reduce's order: the image rows it read last are still in L2.
-__kernel __attribute__((reqd_work_group_size(GX, GY, 1)))
+// Per BATCH rows: the pixels' loads; t[row][item] = the item's total of C (its running sum needs only
+// the 16-pixel sums); an exclusive scan of each table row (SPR items a row, BATCH entries each, from
+// left(y)); then each item adds its pixels to C and writes C's prefix from its table entry. t is
+// double-buffered: the next batch's totals are written while late items still read this batch's.
+__kernel __attribute__((reqd_work_group_size(NX, 1, 1)))
 void integral_image_tiles_write(__global const uchar* in, const uint width, const uint height,
                                 __global const uint* colabove, __global const uint* rowoff,
                                 __global const uint* above, __global const ulong* colabove2,
                                 __global const ulong* rowoff2, __global const ulong* above2,
                                 __global uint* sum, __global ulong* sq) {
-  __local uint4 cb[GY][GX];
-  __local uint rt[TR * RT_STRIDE];
-  __local uint part[TQ * TR];
-  __local uint left[TR];
-  __local uint lva[GY], lvb[GY];
+  __local uint t[2 * BATCH * TSTRIDE];
+  __local uint seg[BATCH * SPR];
+  __local uint ro[BATCH];
 #ifdef SQUARED
-  __local uint4 cb2[GY][GX];
-  __local ulong rt2[TR * RT_STRIDE];
-  __local ulong part2[TQ * TR];
-  __local ulong left2[TR];
-  __local ulong lva2[GY], lvb2[GY];
+  __local ulong t2[2 * BATCH * TSTRIDE];
+  __local ulong seg2[BATCH * SPR];
+  __local ulong ro2[BATCH];
 #endif
-  const uint gx = get_local_id(0), gy = get_local_id(1), lid = gy * GX + gx;
+  const uint lid = get_local_id(0);
   const uint ntx = get_num_groups(0), nty = get_num_groups(1);
   const uint tx = ntx - 1 - get_group_id(0), ty = nty - 1 - get_group_id(1);
-  const uint x = tx * TC + gx * 4, y0 = ty * TR, yb = y0 + gy * RPT;
+  const uint x = tx * TC + lid * 16, y0 = ty * TR;
+  const uint sr = lid / SPR, sk = lid % SPR;  // the table row and segment this item scans
 
-  // The item's pixels, its block's column sums, and (column 0) the row offsets and the corner's parts.
-  uchar4 px[RPT];
-  // Every load is issued before the first use (each sits in branches a use would wait behind).
+  // C at the tile's top and its total; left(y0 - 1), the corner, comes after the first pixel loads.
+  uint c[16];
+  TILES_LOAD16(uint, uint4, c, colabove, (size_t)ty * width + x, x, width);
+  uint total = 0, left = 0;
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
-    const size_t i = (size_t)(yb + r) * width + x;
-    px[r] = (uchar4)(0);
-    if (yb + r < height) TILES_LOAD4(uchar4, px[r], in, i, x, width);
-  }
-  uint4 carry;
-  const size_t ia = (size_t)ty * width + x;
-  TILES_LOAD4(uint4, carry, colabove, ia, x, width);
+  for (uint k = 0; k < 16; ++k) total += c[k];
 #ifdef SQUARED
-  ulong4 carry2;
-  TILES_LOAD4(ulong4, carry2, colabove2, ia, x, width);
+  ulong c2[16];
+  TILES_LOAD16(ulong, ulong4, c2, colabove2, (size_t)ty * width + x, x, width);
+  ulong total2 = 0, left2 = 0;
+#pragma unroll
+  for (uint k = 0; k < 16; ++k) total2 += c2[k];
 #endif
-  if (gx == 0) {
-    uint va = 0, vb = 0;
-    ulong va2 = 0, vb2 = 0;
-#pragma unroll 4
-    for (uint i = gy; i < tx; i += GY) {
-      va += above[ty * ntx + i];
-#ifdef SQUARED
-      va2 += above2[ty * ntx + i];
-#endif
+
+  uint buf = 0;
+  for (uint yb = y0; yb < y0 + TR && yb < height; yb += BATCH, buf ^= BATCH * TSTRIDE) {
+    uint4 px[BATCH];
+#pragma unroll
+    for (uint r = 0; r < BATCH; ++r) {
+      const uint y = yb + r;
+      px[r] = y < height ? tiles_load16(in, (size_t)y * width + x, x, width) : (uint4)(0);
     }
-#pragma unroll
-    for (uint r = 0; r < RPT; ++r)
-      if (yb + r < height) {
-        vb += rowoff[(size_t)(yb + r) * ntx + tx];
+    if (yb == y0) {
+#pragma unroll 8
+      for (uint j = 0; j < tx; ++j) {
+        left += above[ty * ntx + j];
 #ifdef SQUARED
-        vb2 += rowoff2[(size_t)(yb + r) * ntx + tx];
+        left2 += above2[ty * ntx + j];
 #endif
       }
-    lva[gy] = va;
-    lvb[gy] = vb;
+    }
+    if (lid < BATCH) {
+      const bool inside = yb + lid < height;
+      ro[lid] = inside ? rowoff[(size_t)(yb + lid) * ntx + tx] : 0;
 #ifdef SQUARED
-    lva2[gy] = va2;
-    lvb2[gy] = vb2;
+      ro2[lid] = inside ? rowoff2[(size_t)(yb + lid) * ntx + tx] : 0;
 #endif
-  }
-  uint4 c = (uint4)(0), c2 = (uint4)(0);
+    }
 #pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
-    const uint4 v = convert_uint4(px[r]);
-    c += v;
+    for (uint r = 0; r < BATCH; ++r) {
+      total += tiles_sum16(px[r]);
+      t[buf + r * TSTRIDE + lid] = total;
 #ifdef SQUARED
-    c2 += v * v;
+      total2 += tiles_sum_sq16(px[r]);
+      t2[buf + r * TSTRIDE + lid] = total2;
 #endif
-  }
-  cb[gy][gx] = c;
-#ifdef SQUARED
-  cb2[gy][gx] = c2;
-#endif
-  barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 
-  // The column carries, the quad table (each quad's row total of the sums down the columns from the
-  // image's top) and, in column 0, left(y).
-  for (uint g = 0; g < gy; ++g) {
-    carry += cb[g][gx];
+    // Row scans, 1: this segment's sum, and left(y) of its row; left advances past the batch.
+    uint v[BATCH], s = 0, lrow = 0;
 #ifdef SQUARED
-    carry2 += convert_ulong4(cb2[g][gx]);
-#endif
-  }
-  {
-    uint t = HSUM4(carry);
-#ifdef SQUARED
-    ulong t2 = HSUM4(carry2);
+    ulong v2[BATCH], s2 = 0, lrow2 = 0;
 #endif
 #pragma unroll
-    for (uint r = 0; r < RPT; ++r) {
-      const uint4 v = convert_uint4(px[r]);
-      t += HSUM4(v);
-      rt[(gy * RPT + r) * RT_STRIDE + gx] = t;
+    for (uint j = 0; j < BATCH; ++j) {
+      v[j] = t[buf + sr * TSTRIDE + sk * BATCH + j];
+      s += v[j];
+      left += ro[j];
+      if (j == sr) lrow = left;
 #ifdef SQUARED
-      t2 += HSUM4(v * v);
-      rt2[(gy * RPT + r) * RT_STRIDE + gx] = t2;
+      v2[j] = t2[buf + sr * TSTRIDE + sk * BATCH + j];
+      s2 += v2[j];
+      left2 += ro2[j];
+      if (j == sr) lrow2 = left2;
 #endif
     }
-  }
-  if (gx == 0) {
-    uint l = 0;
-    ulong l2 = 0;
-    for (uint g = 0; g < GY; ++g) {
-      l += lva[g];
+    seg[sr * SPR + sk] = s;
 #ifdef SQUARED
-      l2 += lva2[g];
+    seg2[sr * SPR + sk] = s2;
 #endif
-    }
-    for (uint g = 0; g < gy; ++g) {
-      l += lvb[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // 2: the exclusive sums, from left(y) and the segments to the left.
+    for (uint k = 0; k < sk; ++k) {
+      lrow += seg[sr * SPR + k];
 #ifdef SQUARED
-      l2 += lvb2[g];
+      lrow2 += seg2[sr * SPR + k];
 #endif
     }
 #pragma unroll
-    for (uint r = 0; r < RPT; ++r) {
-      if (yb + r < height) {
-        l += rowoff[(size_t)(yb + r) * ntx + tx];
+    for (uint j = 0; j < BATCH; ++j) {
+      t[buf + sr * TSTRIDE + sk * BATCH + j] = lrow;
+      lrow += v[j];
 #ifdef SQUARED
-        l2 += rowoff2[(size_t)(yb + r) * ntx + tx];
+      t2[buf + sr * TSTRIDE + sk * BATCH + j] = lrow2;
+      lrow2 += v2[j];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Outputs: C advanced by the row, its prefix from the item's table entry.
+#pragma unroll
+    for (uint r = 0; r < BATCH; ++r) {
+      const uint y = yb + r;
+      uint o[16], run = t[buf + r * TSTRIDE + lid];
+#pragma unroll
+      for (uint k = 0; k < 16; ++k) {
+        c[k] += PX_BYTE(px[r], k);
+        run += c[k];
+        o[k] = run;
+      }
+#ifdef SQUARED
+      ulong o2[16], run2 = t2[buf + r * TSTRIDE + lid];
+#pragma unroll
+      for (uint k = 0; k < 16; ++k) {
+        c2[k] += PX_BYTE(px[r], k) * PX_BYTE(px[r], k);
+        run2 += c2[k];
+        o2[k] = run2;
+      }
+#endif
+      if (y < height) {
+        const size_t i = (size_t)y * width + x;
+        TILES_STORE16(uint4, o, sum, i, x, width);
+#ifdef SQUARED
+        TILES_STORE16(ulong4, o2, sq, i, x, width);
 #endif
       }
-      left[gy * RPT + r] = l;
-#ifdef SQUARED
-      left2[gy * RPT + r] = l2;
-#endif
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  // Exclusive scan of each tile row of the quad table, from left(y): TQ items a row, TK quads each.
-  const uint sy = lid % TR, sq_ = lid / TR;
-  {
-    uint a = 0;
-    ulong a2 = 0;
-    for (uint k = 0; k < TK; ++k) {
-      a += rt[sy * RT_STRIDE + sq_ * TK + k];
-#ifdef SQUARED
-      a2 += rt2[sy * RT_STRIDE + sq_ * TK + k];
-#endif
-    }
-    part[sq_ * TR + sy] = a;
-#ifdef SQUARED
-    part2[sq_ * TR + sy] = a2;
-#endif
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  {
-    uint a = left[sy];
-    ulong a2 = 0;
-#ifdef SQUARED
-    a2 = left2[sy];
-#endif
-    for (uint q = 0; q < sq_; ++q) {
-      a += part[q * TR + sy];
-#ifdef SQUARED
-      a2 += part2[q * TR + sy];
-#endif
-    }
-    for (uint k = 0; k < TK; ++k) {
-      const uint i = sy * RT_STRIDE + sq_ * TK + k;
-      const uint v = rt[i];
-      rt[i] = a;
-      a += v;
-#ifdef SQUARED
-      const ulong v2 = rt2[i];
-      rt2[i] = a2;
-      a2 += v2;
-#endif
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  // Outputs: the row's quads to the left (and left(y)) + this quad's prefix of the column sums.
-  const uint4 pc = INCLUSIVE4(uint4, carry);
-#ifdef SQUARED
-  const ulong4 pc2 = INCLUSIVE4(ulong4, carry2);
-#endif
-  uint4 run = (uint4)(0), run2 = (uint4)(0);
-#pragma unroll
-  for (uint r = 0; r < RPT; ++r) {
-    const uint y = yb + r;
-    const uint4 v = convert_uint4(px[r]);
-    run += v;
-    const uint4 out = (uint4)(rt[(gy * RPT + r) * RT_STRIDE + gx]) + pc + INCLUSIVE4(uint4, run);
-#ifdef SQUARED
-    run2 += v * v;
-    const ulong4 out2 = (ulong4)(rt2[(gy * RPT + r) * RT_STRIDE + gx]) + pc2 + convert_ulong4(INCLUSIVE4(uint4, run2));
-#endif
-    if (y < height) {
-      const size_t i = (size_t)y * width + x;
-      TILES_STORE4(uint4, out, sum, i, x, width);
-#ifdef SQUARED
-      TILES_STORE4(ulong4, out2, sq, i, x, width);
-#endif
     }
   }
 }
