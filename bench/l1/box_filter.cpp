@@ -3,9 +3,10 @@
 // the passes fused over local-memory tiles, sliding (running) sums, strips of ROWS outputs down
 // a column per work item from a register window (radius 1 and 3), those strips COLS columns
 // wide with vector loads and stores (strip_vec, radius 1 and 3), and one pass over tiles whose
-// work group walks the rows with running column sums and slides along them (tiled_slide). Bytes
-// per unit: 8 per pixel (4 read, 4 written: the compulsory traffic; two-pass variants also move
-// their intermediate).
+// work group walks the rows with running column sums and slides along them: loading the leaving
+// rows again (tiled_slide), or keeping them in a register ring (tiled_ring, radius 15 and 31).
+// Bytes per unit: 8 per pixel (4 read, 4 written: the compulsory traffic; two-pass variants also
+// move their intermediate).
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -19,7 +20,7 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, separable, fused, sliding, strip, strip_vec, tiled_slide };
+enum class Variant { naive, separable, fused, sliding, strip, strip_vec, tiled_slide, tiled_ring };
 const gb::Axis<Variant> kVariant{"",
                                  {{Variant::naive, "naive"},
                                   {Variant::separable, "separable"},
@@ -27,7 +28,8 @@ const gb::Axis<Variant> kVariant{"",
                                   {Variant::sliding, "sliding"},
                                   {Variant::strip, "strip"},
                                   {Variant::strip_vec, "strip_vec"},
-                                  {Variant::tiled_slide, "tiled_slide"}}};
+                                  {Variant::tiled_slide, "tiled_slide"},
+                                  {Variant::tiled_ring, "tiled_ring"}}};
 const gb::Axis<bool> kType{"type", {{false, "float"}, {true, "rgba8"}}};  // rgba8
 
 // "strip_vec" -> "STRIP_VEC": the kernel file's -DONLY_<VARIANT> selector.
@@ -123,6 +125,29 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
   for (int th : {heights[1], heights[2]}) tiles.emplace_back(tiled_narrow(size_class), th);
   return tiles;
 }
+// Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a
+// tile of TW x TH outputs and walks its TH rows, keeping each column's last rows in a register
+// ring of 2r + 1 rounded up to whole bands (kRingBand rows), so every input pixel of a tile and its
+// halo is loaded once; the band's horizontal step is tiled_slide's, one column per value. Its DRAM
+// traffic is tiled_slide's. Registered at radius 15 and 31 (its registers grow with r), swept: TW
+// the widest multiple of 32 that fits, and 128 (fewer registers per group, so more groups per SM);
+// TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of groups). Class 1 takes TH 64 and 128,
+// so that its 203 rows span several tiles and ring turns as a GPU's 8192 do.
+constexpr int kRingBand = 16;
+constexpr int kRingRadii[] = {15, 31};
+int ring_items(int radius, int tile_w) { return tile_w + 2 * radius; }
+// The register ring's rows: 2r + 1 rounded up to whole bands (the kernel's TR_RING).
+int ring_rows(int radius) { return (2 * radius + 1 + kRingBand - 1) / kRingBand * kRingBand; }
+// (TW, TH) of every registered tiled_ring configuration at a radius (none outside kRingRadii).
+std::vector<std::pair<int, int>> ring_tiles(int radius, int size_class) {
+  if (std::find(std::begin(kRingRadii), std::end(kRingRadii), radius) == std::end(kRingRadii)) return {};
+  const int widest = static_cast<int>((kTiledMaxItems - 2 * radius) / 32 * 32);
+  std::vector<std::pair<int, int>> tiles;
+  for (int tw : {widest, 128})
+    for (int th : size_class == 1 ? std::vector<int>{64, 128} : std::vector<int>{256, 512, 1024})
+      tiles.emplace_back(tw, th);
+  return tiles;
+}
 
 struct Params {
   Variant variant;
@@ -131,7 +156,7 @@ struct Params {
   gb::WorkGroup wg;  // naive, separable, fused; sliding uses its own fixed groups
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
-  int tile_w = 0, tile_h = 0;  // tiled_slide: outputs per work group (wg: tiled_items)
+  int tile_w = 0, tile_h = 0;  // tiled_slide, tiled_ring: outputs per work group (wg: their items)
 
   std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
@@ -151,6 +176,11 @@ struct Params {
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
     return kTiledBand * (vstride * (rgba8 ? 16 : 8) + ostride * 2 * pixel_bytes());
+  }
+  // Tiled_ring: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
+  // padded to odd strides (the kernel's TR_VSTRIDE, TR_OSTRIDE).
+  size_t ring_local_bytes() const {
+    return kRingBand * ((wg.x | 1) * (rgba8 ? 8 : 4) + (size_t(tile_w) | 1) * pixel_bytes());
   }
 };
 
@@ -229,6 +259,9 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
   else if (p.variant == Variant::tiled_slide)  // the tile's height is an argument: one build per width
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kTiledBand) +
                " -DSPAN=" + std::to_string(kTiledSpan);
+  else if (p.variant == Variant::tiled_ring)
+    options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kRingBand) +
+               " -DSPAN=" + std::to_string(kTiledSpan);
   return {file, options};
 }
 
@@ -277,9 +310,11 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
       fx->local1 = p.wg.local();
       break;
     }
-    case Variant::tiled_slide: {
-      if (w % 2 != 0) throw std::runtime_error("tiled_slide needs an even width (aligned pixel pairs)");
-      fx->first = s.kernel(program, "box_filter_tiled_slide");
+    case Variant::tiled_slide:
+    case Variant::tiled_ring: {
+      const bool ring = p.variant == Variant::tiled_ring;
+      if (!ring && w % 2 != 0) throw std::runtime_error("tiled_slide needs an even width (aligned pixel pairs)");
+      fx->first = s.kernel(program, ring ? "box_filter_tiled_ring" : "box_filter_tiled_slide");
       const size_t tw = p.tile_w, th = p.tile_h;
       fx->global1 = cl::NDRange((w + tw - 1) / tw * p.wg.x, (h + th - 1) / th);
       fx->local1 = p.wg.local();
@@ -312,7 +347,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     GB_CL(fx->second.setArg(2, static_cast<cl_uint>(w)));
     GB_CL(fx->second.setArg(3, static_cast<cl_uint>(h)));
   }
-  if (p.variant == Variant::tiled_slide) GB_CL(fx->first.setArg(4, static_cast<cl_uint>(p.tile_h)));
+  if (p.tile_h != 0) GB_CL(fx->first.setArg(4, static_cast<cl_uint>(p.tile_h)));  // the tiled variants
   return fx;
 }
 
@@ -364,6 +399,18 @@ gb::PathSet code_paths(int size_class, size_t) {
       gb::path_if(paths, last % kTiledBand != 0, "tiled_slide: a partial last band");
       gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
       gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
+    }
+  for (const int radius : kRadii)
+    for (const auto& [tw, th] : ring_tiles(radius, size_class)) {
+      const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
+      const int ring = ring_rows(radius);
+      gb::path_if(paths, w > size_t(tw), "tiled_ring: 2+ tiles across");
+      gb::path_if(paths, w % tw != 0, "tiled_ring: partial tiles at the right edge");
+      gb::path_if(paths, h > size_t(th), "tiled_ring: 2+ tile rows, walking down and up");
+      gb::path_if(paths, h % th != 0, "tiled_ring: partial tiles at the bottom");
+      gb::path_if(paths, std::min<size_t>(th, h) > size_t(ring), "tiled_ring: 2+ turns of the register ring");
+      gb::path_if(paths, th % ring != 0 || last % ring != 0, "tiled_ring: a ring turn cut short");
+      gb::path_if(paths, last % kRingBand != 0, "tiled_ring: a partial last band");
     }
   return paths;
 }
@@ -436,9 +483,10 @@ void register_box_filter() {
             p.rows = rows;
             configs.push_back(p);
           }
-        } else if (v == Variant::tiled_slide) {
-          for (const auto& [tw, th] : tiled_tiles(radius, size)) {
-            Params p{v, rgba8, radius, {size_t(tiled_items(radius, tw)), 1, 1, 1}, size};
+        } else if (v == Variant::tiled_slide || v == Variant::tiled_ring) {
+          const bool ring = v == Variant::tiled_ring;
+          for (const auto& [tw, th] : ring ? ring_tiles(radius, size) : tiled_tiles(radius, size)) {
+            Params p{v, rgba8, radius, {size_t(ring ? ring_items(radius, tw) : tiled_items(radius, tw)), 1, 1, 1}, size};
             p.tile_w = tw;
             p.tile_h = th;
             configs.push_back(p);
@@ -466,7 +514,7 @@ void register_box_filter() {
                                                     {"cols", std::to_string(p.cols)},
                                                     {"rows", std::to_string(p.rows)},
                                                     {"wg", wg.label()}})
-              : v == Variant::tiled_slide
+              : v == Variant::tiled_slide || v == Variant::tiled_ring
                   ? gb::bench_name("L1/BoxFilter", {kVariant.part(v),
                                                     kType.part(rgba8),
                                                     {"radius", std::to_string(radius)},
@@ -480,6 +528,7 @@ void register_box_filter() {
                                                     {"wg", wg.label()}});
           const size_t local_bytes = v == Variant::fused         ? p.fused_local_bytes(p.fused_rows())
                                      : v == Variant::tiled_slide ? p.tiled_local_bytes()
+                                     : v == Variant::tiled_ring  ? p.ring_local_bytes()
                                                                  : 0;
           const bool strip_like = v == Variant::strip || v == Variant::strip_vec;
           if (!shortfall.empty())

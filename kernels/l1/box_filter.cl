@@ -6,8 +6,10 @@
 // _fused (both passes over a local-memory tile of LX x (LY * ROWS) outputs), _slide_cols +
 // _slide_rows (running sums: two reads per pixel and pass whatever the radius), _strip (ROWS
 // outputs down a column per work item from a register window, no local memory), _strip_vec
-// (the same over COLS adjacent columns, with vector loads and stores), and _tiled_slide (one pass:
-// a work group walks a tile's rows keeping running column sums, then slides along the rows).
+// (the same over COLS adjacent columns, with vector loads and stores), _tiled_slide (one pass:
+// a work group walks a tile's rows keeping running column sums, then slides along the rows; the
+// leaving rows loaded again), and _tiled_ring (the same walk, the leaving rows kept in a register
+// ring).
 #ifndef RADIUS
 #define RADIUS 1
 #endif
@@ -41,7 +43,7 @@
 // radii the unrolled taps of the others cost the compiler tens of seconds per build. Without one,
 // every variant.
 #if !defined(ONLY_NAIVE) && !defined(ONLY_SEPARABLE) && !defined(ONLY_FUSED) && !defined(ONLY_SLIDING) && \
-    !defined(ONLY_STRIP) && !defined(ONLY_STRIP_VEC) && !defined(ONLY_TILED_SLIDE)
+    !defined(ONLY_STRIP) && !defined(ONLY_STRIP_VEC) && !defined(ONLY_TILED_SLIDE) && !defined(ONLY_TILED_RING)
 #define ONLY_NAIVE
 #define ONLY_SEPARABLE
 #define ONLY_FUSED
@@ -49,6 +51,7 @@
 #define ONLY_STRIP
 #define ONLY_STRIP_VEC
 #define ONLY_TILED_SLIDE
+#define ONLY_TILED_RING
 #endif
 
 #ifdef ONLY_NAIVE
@@ -638,3 +641,158 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
     tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, osum, true);
 }
 #endif  // ONLY_TILED_SLIDE
+
+#ifdef ONLY_TILED_RING
+// ---- tiled_ring: one pass over a tile of TW columns x tile_h rows per work group ---------------
+// Tiled_slide's walk with one column per item, the leaving rows kept in registers, not loaded
+// again. Work item t owns input column x0 - RADIUS + t (TR_ITEMS = TW + 2 RADIUS items) and walks the
+// tile's rows keeping its column's vertical window sum: add the row entering, subtract the row
+// leaving, whose pixel it kept in a register ring (TR_RING >= DIAMETER slots, indices fixed at
+// compile time by unrolling RING rows), so every input pixel of the tile and its halo is loaded
+// once. Every BAND rows the vertical sums go to local memory (vsum); item (row, segment) then
+// slides along SPAN outputs of one row (DIAMETER + SPAN - 1 local reads), writes them to local
+// memory (osum), and the group stores the band's rows coalesced. The next band's input rows are
+// loaded before the barriers, so they are in flight while this band is summed and stored.
+// Even tile rows walk down and odd ones up: two vertically adjacent tiles read their shared halo
+// rows at the same time (both at their start or both at their end), so the second read hits L2.
+// Window sums are exact (float: multiples of 2^-8, below 2^16; RGBA8: integers), so the order of
+// the running updates does not matter.
+// RGBA8: a pixel is a uint; the vertical sums are two uint of 16-bit lanes (bytes 0 and 2, 1 and
+// 3: at most DIAMETER * 255 < 65536), the horizontal sums uint4.
+#ifndef TW
+#define TW 224
+#endif
+#ifndef BAND
+#define BAND 16
+#endif
+#ifndef SPAN
+#define SPAN 16
+#endif
+#define TR_ITEMS (TW + 2 * RADIUS)
+#define TR_RING ((DIAMETER + BAND - 1) / BAND * BAND)
+#define TR_SEGMENTS (TW / SPAN)
+#define TR_VSTRIDE (TR_ITEMS | 1)  // odd strides: an item per row of the band reads a bank of its own
+#define TR_OSTRIDE (TW | 1)
+#if TW % SPAN != 0 || BAND * TR_SEGMENTS > TR_ITEMS
+#error "tiled_ring: SPAN must divide TW, and BAND * TW / SPAN items must fit in the group"
+#endif
+
+#ifdef RGBA8
+#define TR_PIX uint
+#define TR_V uint2
+#define TR_V_ZERO ((uint2)(0u))
+#define TR_V_OF(p) ((uint2)((p) & 0x00ff00ffu, ((p) >> 8) & 0x00ff00ffu))
+#define TR_H uint4
+#define TR_H_ZERO ((uint4)(0u))
+#define TR_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
+// new - old + 0x4000 per lane: within [1, 32767] (both below 2^14), so no lane borrows; each
+// step's bias comes off at the end (k * 0x4000 per channel).
+#define TR_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
+#define TR_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
+// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
+// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
+#define TR_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
+#define TR_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(TR_RECIP))))
+#if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
+#error "tiled_ring: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
+#endif
+#else
+#define TR_PIX float
+#define TR_V float
+#define TR_V_ZERO 0.0f
+#define TR_V_OF(p) (p)
+#define TR_H float
+#define TR_H_ZERO 0.0f
+#define TR_H_OF(v) (v)
+#define TR_DIFF(n, o) ((n) - (o))
+#define TR_BIAS(k) 0.0f
+#define TR_OUT(s) ((s) / (float)AREA)
+#endif
+
+// The band's horizontal step: item h < BAND * TR_SEGMENTS takes row h % BAND (a warp's lanes
+// take BAND rows, so with odd strides their reads hit different banks) and outputs
+// (h / BAND) * SPAN .. + SPAN - 1 of it.
+__attribute__((always_inline)) inline void tiled_ring_rows(__local const TR_V* vsum, __local TR_PIX* osum,
+                                                           const uint h) {
+  if (h >= BAND * TR_SEGMENTS) return;
+  const uint row = h % BAND, first = (h / BAND) * SPAN;
+  __local const TR_V* v = vsum + row * TR_VSTRIDE + first;
+  __local TR_PIX* o = osum + row * TR_OSTRIDE + first;
+  TR_V kept[SPAN];  // the window's first values: they leave it in the next steps
+  TR_H s = TR_H_ZERO;
+  // The first window in groups of four (RGBA8: four 16-bit sums still fit a lane).
+#pragma unroll
+  for (int g = 0; g < DIAMETER; g += 4) {
+    TR_V q = TR_V_ZERO;
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      if (g + e < DIAMETER) {
+        const TR_V a = v[g + e];
+        if (g + e < SPAN) kept[g + e] = a;
+        q += a;
+      }
+    s += TR_H_OF(q);
+  }
+  o[0] = TR_OUT(s);
+#pragma unroll
+  for (int k = 1; k < SPAN; ++k) {
+    const TR_V enter = v[k + 2 * RADIUS];
+    if (k + 2 * RADIUS < SPAN) kept[k + 2 * RADIUS] = enter;
+    s += TR_H_OF(TR_DIFF(enter, kept[k - 1]));
+    o[k] = TR_OUT(s - TR_BIAS(k));
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TR_ITEMS, 1, 1)))
+void box_filter_tiled_ring(__global const TR_PIX* restrict in, __global TR_PIX* restrict out, const uint width,
+                           const uint height, const uint tile_h) {
+  __local TR_V vsum[BAND * TR_VSTRIDE];
+  __local TR_PIX osum[BAND * TR_OSTRIDE];
+  const int t = get_local_id(0), w = (int)width;
+  const int x0 = get_group_id(0) * TW, y0 = get_group_id(1) * tile_h;
+  const int rows = min((int)tile_h, (int)height - y0);
+  const int dir = (get_group_id(1) & 1) ? -1 : 1;
+  const int ystart = dir > 0 ? y0 : y0 + rows - 1;  // output row of step i: ystart + dir * i
+  __global const TR_PIX* column = in + CLAMP_X(x0 - RADIUS + t);
+#define TR_LOAD(i) column[(size_t)CLAMP_Y(ystart + dir * ((i) + RADIUS)) * w]  // the row entering at step i
+
+  // Step i adds the pixel loaded for it (kept in ring[i mod TR_RING]) and subtracts the one loaded
+  // for step i - DIAMETER. The window before step 0 is the pixels of steps -DIAMETER .. -1.
+  TR_PIX ring[TR_RING];
+  TR_V vertical = TR_V_ZERO;
+#pragma unroll
+  for (int i = -DIAMETER; i < 0; ++i) {
+    ring[TR_RING + i] = TR_LOAD(i);
+    vertical += TR_V_OF(ring[TR_RING + i]);
+  }
+  TR_PIX next[BAND];
+#pragma unroll
+  for (int j = 0; j < BAND; ++j) next[j] = TR_LOAD(j);
+
+  for (int base = 0; base < rows; base += TR_RING) {
+#pragma unroll
+    for (int band = 0; band < TR_RING / BAND; ++band) {
+      const int first = base + band * BAND;
+      if (first < rows) {  // the same for the whole group
+#pragma unroll
+        for (int j = 0; j < BAND; ++j) {
+          const int slot = band * BAND + j, leaving = (slot - DIAMETER + TR_RING) % TR_RING;
+          vertical = vertical + TR_V_OF(next[j]) - TR_V_OF(ring[leaving]);  // no lane goes below 0
+          ring[slot] = next[j];
+          vsum[j * TR_VSTRIDE + t] = vertical;
+        }
+#pragma unroll
+        for (int j = 0; j < BAND; ++j) next[j] = TR_LOAD(first + BAND + j);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tiled_ring_rows(vsum, osum, t);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint i = t; i < BAND * TW; i += TR_ITEMS) {  // the band's rows, coalesced
+          const int r = i / TW, c = i % TW, x = x0 + c;
+          if (first + r < rows && x < w) out[(size_t)(ystart + dir * (first + r)) * w + x] = osum[r * TR_OSTRIDE + c];
+        }
+      }
+    }
+  }
+#undef TR_LOAD
+}
+#endif  // ONLY_TILED_RING
