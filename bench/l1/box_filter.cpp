@@ -131,8 +131,8 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
 // halo is loaded once; the band's horizontal step is tiled_slide's, one column per value. Its DRAM
 // traffic is tiled_slide's. Registered at radius 15 and 31 (its registers grow with r), swept: TW
 // the widest multiple of 32 that fits, and 128 (fewer registers per group, so more groups per SM);
-// TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of groups). Class 1 takes TH 64 and 128,
-// so that its 203 rows span several tiles and ring turns as a GPU's 8192 do.
+// TH 256, 512, 1024 (taller: fewer halo rows, fewer waves of groups). Class 1 takes TH 64, so that
+// its 203 rows span several tiles and ring turns (at radius 15) as a GPU's 8192 do.
 constexpr int kRingBand = 16;
 constexpr int kRingRadii[] = {15, 31};
 int ring_items(int radius, int tile_w) { return tile_w + 2 * radius; }
@@ -144,7 +144,7 @@ std::vector<std::pair<int, int>> ring_tiles(int radius, int size_class) {
   const int widest = static_cast<int>((kTiledMaxItems - 2 * radius) / 32 * 32);
   std::vector<std::pair<int, int>> tiles;
   for (int tw : {widest, 128})
-    for (int th : size_class == 1 ? std::vector<int>{64, 128} : std::vector<int>{256, 512, 1024})
+    for (int th : size_class == 1 ? std::vector<int>{64} : std::vector<int>{256, 512, 1024})
       tiles.emplace_back(tw, th);
   return tiles;
 }
