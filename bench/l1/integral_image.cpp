@@ -24,8 +24,8 @@ constexpr size_t kWorkGroup = 256;            // rows and fused kernels
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
-// Tiles: the write kernel's work group of NX items (wg) takes a tile of 8 * NX columns x rows,
-// each item 8 columns down the tile (the reduce's group: NX / 2 items of 16 columns); the write
+// Tiles: the write kernel's work group of wg items takes a tile of 8 * wg columns x rows, each
+// item 8 columns down the tile (the reduce's group: NX = wg / 2 items of 16 columns); the write
 // scans its rows' item totals every BATCH rows. Swept: two widths and two heights (the first runs
 // by default: 1024 x 64 tiles, whose carries above cost 4 / 64 bytes a pixel per pass).
 // out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers) and tiles of at most 32
@@ -43,7 +43,7 @@ struct Params {
   Variant variant;
   bool squared;
   int size_class;
-  gb::WorkGroup wg{};  // tiles: the write's NX items
+  gb::WorkGroup wg{};  // tiles: the write's items (the reduce's: half)
   int rows = 0;        // tiles: TR
 
   size_t tile_cols() const { return 8 * wg.x; }
