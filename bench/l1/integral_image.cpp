@@ -24,17 +24,17 @@ constexpr size_t kWorkGroup = 256;            // rows and fused kernels
 constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
-// Tiles: a work group of NX items (wg) takes a tile of 16 * NX columns x rows, each item 16
-// columns down the tile; the write kernel scans its rows' item totals every BATCH rows. Swept: two
-// heights and two widths (the first runs by default: 1024 x 64 tiles, whose carries above cost 4 / 64
-// bytes a pixel per pass). out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers)
-// and tiles of at most 32 rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the
-// group.
+// Tiles: the write kernel's work group of wg items takes a tile of 8 * wg columns x rows, each
+// item 8 columns down the tile (the reduce's group: NX = wg / 2 items of 16 columns); the write
+// scans its rows' item totals every BATCH rows. Swept: two widths and two heights (the first runs
+// by default: 1024 x 64 tiles, whose carries above cost 4 / 64 bytes a pixel per pass).
+// out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers) and tiles of at most 32
+// rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the group.
 struct TileShape {
   size_t items;
   int rows;
 };
-constexpr TileShape kTileShapesSum[] = {{64, 64}, {64, 32}, {128, 32}}, kTileShapesSq[] = {{64, 32}, {128, 32}};
+constexpr TileShape kTileShapesSum[] = {{128, 64}, {256, 64}, {128, 32}}, kTileShapesSq[] = {{128, 32}, {256, 32}};
 constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
 constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
@@ -43,17 +43,18 @@ struct Params {
   Variant variant;
   bool squared;
   int size_class;
-  gb::WorkGroup wg{};  // tiles: NX items
+  gb::WorkGroup wg{};  // tiles: the write's items (the reduce's: half)
   int rows = 0;        // tiles: TR
 
-  size_t tile_cols() const { return 16 * wg.x; }
+  size_t tile_cols() const { return 8 * wg.x; }
+  size_t reduce_items() const { return wg.x / 2; }
   size_t tile_rows() const { return static_cast<size_t>(rows); }
   size_t batch() const { return squared ? kTileBatchSq : kTileBatchSum; }
   // The larger of the reduce and write kernels' local arrays (integral_image.cl's declarations).
   size_t tile_local_bytes() const {
-    const size_t nx = wg.x, tr = tile_rows(), b = batch(), parts = nx >= tr ? nx / tr : 1;
+    const size_t nx = reduce_items(), wx = wg.x, tr = tile_rows(), b = batch(), parts = nx >= tr ? nx / tr : 1;
     const size_t reduce = (squared ? 2 : 1) * 4 * (tr * (nx + 1) + parts * tr + tr);
-    const size_t write = (squared ? 12 : 4) * (2 * b * (nx + 1) + nx + b);
+    const size_t write = (squared ? 12 : 4) * (2 * b * (wx + 1) + wx + b);
     return std::max(reduce, write);
   }
 };
@@ -105,7 +106,7 @@ struct Fixture {
 // shape's knobs): built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
   if (p.variant == Variant::tiles)
-    return {"l1/integral_image.cl", "-DTILES -DNX=" + std::to_string(p.wg.x) + " -DTR=" + std::to_string(p.rows) +
+    return {"l1/integral_image.cl", "-DTILES -DNX=" + std::to_string(p.reduce_items()) + " -DTR=" + std::to_string(p.rows) +
                                         " -DBATCH=" + std::to_string(p.batch()) + (p.squared ? " -DSQUARED" : "")};
   return {"l1/integral_image.cl", "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
                                       " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
@@ -131,7 +132,7 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   fx->reduce = s.kernel(program, "integral_image_tiles_reduce");
   fx->scan = s.kernel(program, "integral_image_tiles_scan");
   fx->write = s.kernel(program, "integral_image_tiles_write");
-  gb::require_work_group(fx->reduce, p.wg.size());
+  gb::require_work_group(fx->reduce, p.reduce_items());
   gb::require_work_group(fx->scan, kScanCols * kScanSegs);
   gb::require_work_group(fx->write, p.wg.size());
   auto& r = fx->reduce;
@@ -222,10 +223,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
   const size_t w = pb.size.width, h = pb.size.height;
   if (p.variant == Variant::tiles) {
-    const cl::NDRange tiles(fx.ntx * p.wg.x, fx.nty), group(p.wg.x, 1);
-    b.launch(fx.reduce, tiles, group);
+    const size_t nx = p.reduce_items();
+    b.launch(fx.reduce, cl::NDRange(fx.ntx * nx, fx.nty), cl::NDRange(nx, 1));
     b.launch(fx.scan, cl::NDRange(fx.scan_groups * kScanCols, kScanSegs), cl::NDRange(kScanCols, kScanSegs));
-    b.launch(fx.write, tiles, group);
+    b.launch(fx.write, cl::NDRange(fx.ntx * p.wg.x, fx.nty), cl::NDRange(p.wg.x, 1));
     return;
   }
   if (p.variant == Variant::rows_cols) {
@@ -268,7 +269,7 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- code paths ------------------------------------------------------------------------------
-// Every tile shape registered (tiles): NX items, TR rows.
+// Every tile shape registered (tiles): the write's NX items, TR rows.
 std::vector<Params> tile_configs(bool squared, int size_class) {
   std::vector<Params> configs;
   const auto shapes = squared ? std::vector<TileShape>(std::begin(kTileShapesSq), std::end(kTileShapesSq))
@@ -295,6 +296,9 @@ gb::PathSet code_paths(int size_class, size_t) {
   gb::path_if(paths, w % 16 != 0, "tiles: rows not 16-aligned (vload16)");
   gb::path_if(paths, w % 4 != 0, "tiles: rows not 4-aligned (scalar loads and stores of sums)");
   gb::path_if(paths, w % 16 != 0, "tiles: a partial 16-pixel segment at the row's end");
+  gb::path_if(paths, true, "tiles write: 8-aligned rows (one 8-byte load)");
+  gb::path_if(paths, w % 8 != 0, "tiles write: rows not 8-aligned (vload8)");
+  gb::path_if(paths, w % 8 != 0, "tiles write: a partial 8-pixel segment at the row's end");
   for (bool squared : kOut.all())
     for (const Params& p : tile_configs(squared, size_class)) {
       const size_t tc = p.tile_cols(), tr = p.tile_rows(), ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
@@ -310,7 +314,7 @@ gb::PathSet code_paths(int size_class, size_t) {
       gb::path_if(paths, nty > 1, "tiles: 2+ tile rows (column carries from above)");
       gb::path_if(paths, w % tc != 0, "tiles: partial last tile column");
       gb::path_if(paths, h % tr != 0, "tiles: partial last tile row");
-      gb::path_if(paths, tr > p.batch(), "tiles write: 2+ batches a tile");
+      gb::path_if(paths, tr > p.batch(), "tiles write: 2+ batches a tile (the next batch loaded ahead)");
       gb::path_if(paths, h % tr != 0 && h % tr <= tr - p.batch(), "tiles write: the image ends before a tile's last batch");
       gb::path_if(paths, w % kScanCols != 0 || ntx % kScanCols != 0, "tiles scan: partial column group");
       gb::path_if(paths, std::min(length, nty) > 1, "tiles scan: segments of 2+ tile rows");

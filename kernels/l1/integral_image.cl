@@ -285,15 +285,16 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 }
 
 // ---- tiles: reduce, scan the tile sums, write --------------------------------------------------
-// Tiles of TR rows x TC = 16 * NX columns, one per work group of NX items; item i holds columns
-// 16i..16i+15 of the tile and walks down its rows. With colabove(x) = the sum of column x above the
+// Tiles of TR rows x TC = 16 * NX columns, one per work group: the reduce's of NX items (item i
+// holds columns 16i..16i+15 of the tile), the write's of 2 * NX (8 columns each); items walk down
+// the tile's rows. With colabove(x) = the sum of column x above the
 // tile and left(y) = I(y, x0 - 1) (the integral just left of it):
 //   I(y, x) = left(y) + sum over x0 <= x' <= x of C(y, x'), C(y, x') = colabove(x') + the column's
 //   sum in the tile down to y.
 // integral_image_tiles_reduce: each tile's column sums, row sums and total.
 // integral_image_tiles_scan: column sums -> colabove (down the tile rows), totals -> the totals of
 // the tiles above, row sums -> the sums of the tiles to the left (along each row); exclusive.
-// integral_image_tiles_write: C in registers, 16 columns an item, advanced row by row; the sums over
+// integral_image_tiles_write: C in registers, 8 columns an item, advanced row by row; the sums over
 // the items to the left come from one exclusive scan per BATCH rows (a table of the items' totals of
 // C, row by row), plus left(y) = the corner (the totals above of the tiles to the left) plus the
 // running sum of the row offsets. Sums of squares of one tile fit in uint (TR * TC * 255^2 < 2^32,
@@ -310,7 +311,6 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 #endif
 #define TC (16 * NX)
 #define TSTRIDE (NX + 1)                    // odd: items reading down a table column hit distinct banks
-#define SPR (NX / BATCH)                    // write: scan segments per table row (BATCH entries each)
 #define RPARTS (NX >= TR ? NX / TR : 1)     // reduce: items summing each tile row
 #define RLEN (NX / RPARTS)                  // reduce: entries each of them sums
 #define SCAN_COLS 32
@@ -354,18 +354,6 @@ uint tiles_sum_sq16(const uint4 v) {
   return s;
 }
 
-// a[0..15] = p[i..i+15] (zeros past the row's end); T4 vectors when whole and 4-aligned.
-#define TILES_LOAD16(T, T4, a, p, i, x, width)                                     \
-  do {                                                                             \
-    if ((x) + 16 <= (width) && ((i) & 3) == 0) {                                   \
-      _Pragma("unroll") for (uint m = 0; m < 4; ++m) {                             \
-        const T4 v = *(__global const T4*)((p) + (i) + 4 * m);                     \
-        a[4 * m] = v.s0, a[4 * m + 1] = v.s1, a[4 * m + 2] = v.s2, a[4 * m + 3] = v.s3; \
-      }                                                                            \
-    } else {                                                                       \
-      _Pragma("unroll") for (uint k = 0; k < 16; ++k) a[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
-    }                                                                              \
-  } while (0)
 // p[i..i+15] = a[0..15] (up to the row's end); T4 vectors when whole and 4-aligned.
 #define TILES_STORE16(T4, a, p, i, x, width)                                       \
   do {                                                                             \
@@ -563,76 +551,159 @@ void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __g
 }
 
 // Over the scanned arrays: colabove = colsum, the row offsets = rowsum, the totals above = tilesum.
-// Tiles go in the reverse of the reduce's order: the image rows it read last are still in L2.
-// Per BATCH rows: the pixels' loads; t[row][item] = the item's total of C (its running sum needs only
-// the 16-pixel sums); an exclusive scan of each table row (SPR items a row, BATCH entries each, from
-// left(y)); then each item adds its pixels to C and writes C's prefix from its table entry. t is
-// double-buffered: the next batch's totals are written while late items still read this batch's.
-__kernel __attribute__((reqd_work_group_size(NX, 1, 1)))
+// The same tiles in groups of WX = 2 * NX items of 8 columns each (twice the reduce's): a shorter
+// chain of adds per row and twice the warps to hide the loads' latency. Tiles go in the reverse of
+// the reduce's order: the image rows it read last are still in L2.
+// Per BATCH rows: t[row][item] = the item's total of C (its running sum needs only the 8-pixel
+// sums); an exclusive scan of each table row (SPR items a row, BATCH entries each, from left(y));
+// then each item adds its pixels to C and writes C's prefix from its table entry. The next batch's
+// pixels (and row offsets) are loaded before this batch's barriers, so loads stay in flight through
+// the scans. t is double-buffered: the next batch's totals are written while late items still read
+// this batch's.
+#define WX (2 * NX)
+#define WSTRIDE (WX + 1)
+#define SPR (WX / BATCH)                    // write: scan segments per table row (BATCH entries each)
+#if WX % BATCH != 0
+#error "BATCH must divide the write's items"
+#endif
+
+// 8 pixels at in[i] (x: the first one's column) as 2 little-endian words, zeros past the row's end.
+uint2 tiles_load8(__global const uchar* in, const size_t i, const uint x, const uint width) {
+  if (x + 8 <= width) {
+    if ((i & 7) == 0) return *(__global const uint2*)(in + i);
+    return as_uint2(vload8(0, in + i));
+  }
+  uint w[2] = {0, 0};
+  for (uint k = 0; k < 8; ++k)
+    if (x + k < width) w[k / 4] |= (uint)in[i + k] << (8 * (k % 4));
+  return (uint2)(w[0], w[1]);
+}
+#define PX8_BYTE(v, k) ((((k) < 4 ? (v).s0 : (v).s1) >> (8 * ((k) % 4))) & 0xffu)
+uint tiles_sum8(const uint2 v) {
+  const uint s = LO8(v.s0) + HI8(v.s0) + LO8(v.s1) + HI8(v.s1);
+  return (s & 0xffffu) + (s >> 16);
+}
+uint tiles_sum_sq8(const uint2 v) {
+  uint s = 0;
+#pragma unroll
+  for (uint k = 0; k < 8; ++k) s += PX8_BYTE(v, k) * PX8_BYTE(v, k);
+  return s;
+}
+// a[0..7] = p[i..i+7] (zeros past the row's end); T4 vectors when whole and 4-aligned.
+#define TILES_LOAD8(T, T4, a, p, i, x, width)                                      \
+  do {                                                                             \
+    if ((x) + 8 <= (width) && ((i) & 3) == 0) {                                    \
+      _Pragma("unroll") for (uint m = 0; m < 2; ++m) {                             \
+        const T4 v = *(__global const T4*)((p) + (i) + 4 * m);                     \
+        a[4 * m] = v.s0, a[4 * m + 1] = v.s1, a[4 * m + 2] = v.s2, a[4 * m + 3] = v.s3; \
+      }                                                                            \
+    } else {                                                                       \
+      _Pragma("unroll") for (uint k = 0; k < 8; ++k) a[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
+    }                                                                              \
+  } while (0)
+// p[i..i+7] = a[0..7] (up to the row's end); T4 vectors when whole and 4-aligned.
+#define TILES_STORE8(T4, a, p, i, x, width)                                        \
+  do {                                                                             \
+    if ((x) + 8 <= (width) && ((i) & 3) == 0) {                                    \
+      _Pragma("unroll") for (uint m = 0; m < 2; ++m)                               \
+        *(__global T4*)((p) + (i) + 4 * m) = (T4)(a[4 * m], a[4 * m + 1], a[4 * m + 2], a[4 * m + 3]); \
+    } else {                                                                       \
+      _Pragma("unroll") for (uint k = 0; k < 8; ++k) if ((x) + k < (width)) (p)[(i) + k] = a[k]; \
+    }                                                                              \
+  } while (0)
+
+__kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
 void integral_image_tiles_write(__global const uchar* in, const uint width, const uint height,
                                 __global const uint* colabove, __global const uint* rowoff,
                                 __global const uint* above, __global const ulong* colabove2,
                                 __global const ulong* rowoff2, __global const ulong* above2,
                                 __global uint* sum, __global ulong* sq) {
-  __local uint t[2 * BATCH * TSTRIDE];
+  __local uint t[2 * BATCH * WSTRIDE];
   __local uint seg[BATCH * SPR];
   __local uint ro[BATCH];
 #ifdef SQUARED
-  __local ulong t2[2 * BATCH * TSTRIDE];
+  __local ulong t2[2 * BATCH * WSTRIDE];
   __local ulong seg2[BATCH * SPR];
   __local ulong ro2[BATCH];
 #endif
   const uint lid = get_local_id(0);
   const uint ntx = get_num_groups(0), nty = get_num_groups(1);
   const uint tx = ntx - 1 - get_group_id(0), ty = nty - 1 - get_group_id(1);
-  const uint x = tx * TC + lid * 16, y0 = ty * TR;
+  const uint x = tx * TC + lid * 8, y0 = ty * TR, yend = min(y0 + TR, height);
   const uint sr = lid / SPR, sk = lid % SPR;  // the table row and segment this item scans
 
-  // C at the tile's top and its total; left(y0 - 1), the corner, comes after the first pixel loads.
-  uint c[16];
-  TILES_LOAD16(uint, uint4, c, colabove, (size_t)ty * width + x, x, width);
+  // The first batch's pixels and row offsets, then C at the tile's top and its total, and
+  // left(y0 - 1), the corner.
+  uint2 pxn[BATCH];
+#pragma unroll
+  for (uint r = 0; r < BATCH; ++r) {
+    const uint y = y0 + r;
+    pxn[r] = y < height ? tiles_load8(in, (size_t)y * width + x, x, width) : (uint2)(0);
+  }
+  uint ron = 0;
+#ifdef SQUARED
+  ulong ron2 = 0;
+#endif
+  if (lid < BATCH && y0 + lid < height) {
+    ron = rowoff[(size_t)(y0 + lid) * ntx + tx];
+#ifdef SQUARED
+    ron2 = rowoff2[(size_t)(y0 + lid) * ntx + tx];
+#endif
+  }
+  uint c[8];
+  TILES_LOAD8(uint, uint4, c, colabove, (size_t)ty * width + x, x, width);
   uint total = 0, left = 0;
 #pragma unroll
-  for (uint k = 0; k < 16; ++k) total += c[k];
+  for (uint k = 0; k < 8; ++k) total += c[k];
 #ifdef SQUARED
-  ulong c2[16];
-  TILES_LOAD16(ulong, ulong4, c2, colabove2, (size_t)ty * width + x, x, width);
+  ulong c2[8];
+  TILES_LOAD8(ulong, ulong4, c2, colabove2, (size_t)ty * width + x, x, width);
   ulong total2 = 0, left2 = 0;
 #pragma unroll
-  for (uint k = 0; k < 16; ++k) total2 += c2[k];
+  for (uint k = 0; k < 8; ++k) total2 += c2[k];
 #endif
+#pragma unroll 8
+  for (uint j = 0; j < tx; ++j) {
+    left += above[ty * ntx + j];
+#ifdef SQUARED
+    left2 += above2[ty * ntx + j];
+#endif
+  }
 
   uint buf = 0;
-  for (uint yb = y0; yb < y0 + TR && yb < height; yb += BATCH, buf ^= BATCH * TSTRIDE) {
-    uint4 px[BATCH];
+  for (uint yb = y0; yb < yend; yb += BATCH, buf ^= BATCH * WSTRIDE) {
+    uint2 px[BATCH];
 #pragma unroll
-    for (uint r = 0; r < BATCH; ++r) {
-      const uint y = yb + r;
-      px[r] = y < height ? tiles_load16(in, (size_t)y * width + x, x, width) : (uint4)(0);
-    }
-    if (yb == y0) {
-#pragma unroll 8
-      for (uint j = 0; j < tx; ++j) {
-        left += above[ty * ntx + j];
+    for (uint r = 0; r < BATCH; ++r) px[r] = pxn[r];
+    if (lid < BATCH) {
+      ro[lid] = ron;
 #ifdef SQUARED
-        left2 += above2[ty * ntx + j];
+      ro2[lid] = ron2;
+#endif
+    }
+    // The next batch's loads, in flight through this batch's scans and stores.
+    const uint yn = yb + BATCH;
+    if (yn < yend) {
+#pragma unroll
+      for (uint r = 0; r < BATCH; ++r) {
+        const uint y = yn + r;
+        pxn[r] = y < height ? tiles_load8(in, (size_t)y * width + x, x, width) : (uint2)(0);
+      }
+      if (lid < BATCH) {
+        const bool inside = yn + lid < height;
+        ron = inside ? rowoff[(size_t)(yn + lid) * ntx + tx] : 0;
+#ifdef SQUARED
+        ron2 = inside ? rowoff2[(size_t)(yn + lid) * ntx + tx] : 0;
 #endif
       }
     }
-    if (lid < BATCH) {
-      const bool inside = yb + lid < height;
-      ro[lid] = inside ? rowoff[(size_t)(yb + lid) * ntx + tx] : 0;
-#ifdef SQUARED
-      ro2[lid] = inside ? rowoff2[(size_t)(yb + lid) * ntx + tx] : 0;
-#endif
-    }
 #pragma unroll
     for (uint r = 0; r < BATCH; ++r) {
-      total += tiles_sum16(px[r]);
-      t[buf + r * TSTRIDE + lid] = total;
+      total += tiles_sum8(px[r]);
+      t[buf + r * WSTRIDE + lid] = total;
 #ifdef SQUARED
-      total2 += tiles_sum_sq16(px[r]);
-      t2[buf + r * TSTRIDE + lid] = total2;
+      total2 += tiles_sum_sq8(px[r]);
+      t2[buf + r * WSTRIDE + lid] = total2;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -644,12 +715,12 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #endif
 #pragma unroll
     for (uint j = 0; j < BATCH; ++j) {
-      v[j] = t[buf + sr * TSTRIDE + sk * BATCH + j];
+      v[j] = t[buf + sr * WSTRIDE + sk * BATCH + j];
       s += v[j];
       left += ro[j];
       if (j == sr) lrow = left;
 #ifdef SQUARED
-      v2[j] = t2[buf + sr * TSTRIDE + sk * BATCH + j];
+      v2[j] = t2[buf + sr * WSTRIDE + sk * BATCH + j];
       s2 += v2[j];
       left2 += ro2[j];
       if (j == sr) lrow2 = left2;
@@ -670,10 +741,10 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
     }
 #pragma unroll
     for (uint j = 0; j < BATCH; ++j) {
-      t[buf + sr * TSTRIDE + sk * BATCH + j] = lrow;
+      t[buf + sr * WSTRIDE + sk * BATCH + j] = lrow;
       lrow += v[j];
 #ifdef SQUARED
-      t2[buf + sr * TSTRIDE + sk * BATCH + j] = lrow2;
+      t2[buf + sr * WSTRIDE + sk * BATCH + j] = lrow2;
       lrow2 += v2[j];
 #endif
     }
@@ -683,27 +754,27 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #pragma unroll
     for (uint r = 0; r < BATCH; ++r) {
       const uint y = yb + r;
-      uint o[16], run = t[buf + r * TSTRIDE + lid];
+      uint o[8], run = t[buf + r * WSTRIDE + lid];
 #pragma unroll
-      for (uint k = 0; k < 16; ++k) {
-        c[k] += PX_BYTE(px[r], k);
+      for (uint k = 0; k < 8; ++k) {
+        c[k] += PX8_BYTE(px[r], k);
         run += c[k];
         o[k] = run;
       }
 #ifdef SQUARED
-      ulong o2[16], run2 = t2[buf + r * TSTRIDE + lid];
+      ulong o2[8], run2 = t2[buf + r * WSTRIDE + lid];
 #pragma unroll
-      for (uint k = 0; k < 16; ++k) {
-        c2[k] += PX_BYTE(px[r], k) * PX_BYTE(px[r], k);
+      for (uint k = 0; k < 8; ++k) {
+        c2[k] += PX8_BYTE(px[r], k) * PX8_BYTE(px[r], k);
         run2 += c2[k];
         o2[k] = run2;
       }
 #endif
       if (y < height) {
         const size_t i = (size_t)y * width + x;
-        TILES_STORE16(uint4, o, sum, i, x, width);
+        TILES_STORE8(uint4, o, sum, i, x, width);
 #ifdef SQUARED
-        TILES_STORE16(ulong4, o2, sq, i, x, width);
+        TILES_STORE8(ulong4, o2, sq, i, x, width);
 #endif
       }
     }
