@@ -26,15 +26,16 @@ constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
 // Tiles: the write kernel's work group of wg items takes a tile of 8 * wg columns x rows, each
 // item 8 columns down the tile (the reduce's group: NX = wg / 2 items of 16 columns); the write
-// scans its rows' item totals every BATCH rows. Swept: two widths and two heights (the first runs
-// by default: 1024 x 64 tiles, whose carries above cost 4 / 64 bytes a pixel per pass).
+// scans its rows' item totals every BATCH rows. Swept: three widths and three heights around the
+// first, which runs by default (512 x 32 tiles: the fastest on the H200, docs/PERFORMANCE.md run 58).
 // out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers) and tiles of at most 32
 // rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the group.
 struct TileShape {
   size_t items;
   int rows;
 };
-constexpr TileShape kTileShapesSum[] = {{128, 64}, {256, 64}, {128, 32}}, kTileShapesSq[] = {{128, 32}, {256, 32}};
+constexpr TileShape kTileShapesSum[] = {{64, 32}, {64, 64}, {64, 16}, {128, 32}, {128, 64}, {32, 32}},
+                    kTileShapesSq[] = {{64, 32}, {128, 32}};
 constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
 constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
