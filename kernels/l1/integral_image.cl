@@ -354,14 +354,15 @@ uint tiles_sum_sq16(const uint4 v) {
   return s;
 }
 
-// p[i..i+15] = a[0..15] (up to the row's end); T4 vectors when whole and 4-aligned.
-#define TILES_STORE16(T4, a, p, i, x, width)                                       \
+// p[i..i+N-1] = a[0..N-1] (up to the row's end; N a multiple of 4); T4 vectors when whole and
+// 4-aligned.
+#define TILES_STORE(N, T4, a, p, i, x, width)                                      \
   do {                                                                             \
-    if ((x) + 16 <= (width) && ((i) & 3) == 0) {                                   \
-      _Pragma("unroll") for (uint m = 0; m < 4; ++m)                               \
+    if ((x) + (N) <= (width) && ((i) & 3) == 0) {                                  \
+      _Pragma("unroll") for (uint m = 0; m < (N) / 4; ++m)                         \
         *(__global T4*)((p) + (i) + 4 * m) = (T4)(a[4 * m], a[4 * m + 1], a[4 * m + 2], a[4 * m + 3]); \
     } else {                                                                       \
-      _Pragma("unroll") for (uint k = 0; k < 16; ++k) if ((x) + k < (width)) (p)[(i) + k] = a[k]; \
+      _Pragma("unroll") for (uint k = 0; k < (N); ++k) if ((x) + k < (width)) (p)[(i) + k] = a[k]; \
     }                                                                              \
   } while (0)
 
@@ -414,12 +415,12 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
       c[4 * m + 2] = lo[m] >> 16, c[4 * m + 3] = hi[m] >> 16;
     }
     const size_t i = (size_t)ty * width + x;
-    TILES_STORE16(uint4, c, colsum, i, x, width);
+    TILES_STORE(16, uint4, c, colsum, i, x, width);
 #ifdef SQUARED
     ulong c2[16];
 #pragma unroll
     for (uint k = 0; k < 16; ++k) c2[k] = q[k];
-    TILES_STORE16(ulong4, c2, colsum2, i, x, width);
+    TILES_STORE(16, ulong4, c2, colsum2, i, x, width);
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -601,16 +602,6 @@ uint tiles_sum_sq8(const uint2 v) {
       _Pragma("unroll") for (uint k = 0; k < 8; ++k) a[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
     }                                                                              \
   } while (0)
-// p[i..i+7] = a[0..7] (up to the row's end); T4 vectors when whole and 4-aligned.
-#define TILES_STORE8(T4, a, p, i, x, width)                                        \
-  do {                                                                             \
-    if ((x) + 8 <= (width) && ((i) & 3) == 0) {                                    \
-      _Pragma("unroll") for (uint m = 0; m < 2; ++m)                               \
-        *(__global T4*)((p) + (i) + 4 * m) = (T4)(a[4 * m], a[4 * m + 1], a[4 * m + 2], a[4 * m + 3]); \
-    } else {                                                                       \
-      _Pragma("unroll") for (uint k = 0; k < 8; ++k) if ((x) + k < (width)) (p)[(i) + k] = a[k]; \
-    }                                                                              \
-  } while (0)
 
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
 void integral_image_tiles_write(__global const uchar* in, const uint width, const uint height,
@@ -772,9 +763,9 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #endif
       if (y < height) {
         const size_t i = (size_t)y * width + x;
-        TILES_STORE8(uint4, o, sum, i, x, width);
+        TILES_STORE(8, uint4, o, sum, i, x, width);
 #ifdef SQUARED
-        TILES_STORE8(ulong4, o2, sq, i, x, width);
+        TILES_STORE(8, ulong4, o2, sq, i, x, width);
 #endif
       }
     }
