@@ -47,10 +47,12 @@ class PerUnitTime(unittest.TestCase):
         self.assertEqual([b["name"] for b in small], [b["name"] for b in large])
         for a, b in zip(small, large):
             # Sixteen times the sample length: the batch grows, the time of one unit does not (a
-            # time per batch would grow with it, 4x or more). The bounds leave room for a shared CPU.
+            # time per batch would grow with it, 4x or more; one divided by the batch twice would
+            # shrink 4x or more). The bounds leave room for a shared CPU, where a longer batch of
+            # PoCL's work items can run up to 2x faster per unit (0.498 seen in CI).
             self.assertGreaterEqual(b["batch"], 4 * a["batch"], (a["name"], a["batch"], b["batch"]))
             ratio = b["real_time"] / a["real_time"]
-            self.assertGreater(ratio, 0.5, a["name"])
+            self.assertGreater(ratio, 1 / 3, a["name"])
             self.assertLess(ratio, 2.0, a["name"])
             # Rates are per second of unit time in both.
             self.assertAlmostEqual(a["bytes_per_second"] * a["real_time"], b["bytes_per_second"] * b["real_time"],
