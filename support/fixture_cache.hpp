@@ -8,7 +8,11 @@
 // - cached_fixture: what one variant needs beyond that (kernels, outputs);
 // - cached_host<T>: host data of a case (a large input, a reference run), one slot per type T,
 //   shared by the benchmarks that hold it (shared_ptr); a set-up that throws is remembered, so
-//   the next benchmark asking for the same key fails at once with the same exception.
+//   the next benchmark asking for the same key fails at once with the same exception. Given the
+//   value's size (`kept_bytes`), values of T are kept side by side instead, the least recently
+//   used freed first once they pass a quarter of the host's memory: for a family whose variants
+//   each sweep the same problems in turn (FFT: stockham, then clFFT, then VkFFT), where one slot
+//   would remake every input and reference once per variant.
 // Every slot is freed when a benchmark of another family starts (support/registry.cpp) and before
 // the OpenCL session closes. Keys are never written by hand: they come from the running
 // benchmark's name (gb::name_key, name_key_without, name_key_only in support/axes.hpp), so the
@@ -41,7 +45,9 @@ struct Slot {
 };
 enum class SlotKind { fixture, problem };
 Slot& slot(SlotKind kind);
-Slot& host_slot(const std::type_info& type);
+// The slot of (type, key): found, or made empty for it. With kept_bytes == 0 every other value of
+// the type is freed first; otherwise the least recently used of those above the budget.
+Slot& host_slot(const std::type_info& type, const std::string& key, size_t kept_bytes);
 
 template <typename T>
 T& cached_in(Slot& s, const std::string& key, const std::function<std::unique_ptr<T>()>& make) {
@@ -66,8 +72,9 @@ T& cached_problem(const std::string& key, const std::function<std::unique_ptr<T>
 }
 
 template <typename T>
-std::shared_ptr<T> cached_host(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
-  auto& s = detail::host_slot(typeid(T));
+std::shared_ptr<T> cached_host(const std::string& key, const std::function<std::shared_ptr<T>()>& make,
+                               size_t kept_bytes = 0) {
+  auto& s = detail::host_slot(typeid(T), key, kept_bytes);
   if (s.holds(typeid(T), key)) {
     if (s.failure) std::rethrow_exception(s.failure);
     if (s.value) return std::static_pointer_cast<T>(s.value);

@@ -88,15 +88,19 @@ inline std::string name(const std::string& variant, const Problem& p, int size_c
 }
 
 // ---- inputs and verification ------------------------------------------------------------------
-// Random input of a problem's size (the same for both directions and every variant). The last
-// one made is kept, since neighbouring benchmarks share it (2^27 floats take a second or two): its
-// key is the benchmark's n: and batch: axes. `p` is the running benchmark's problem.
+// Random input of a problem's size (the same for both directions and every variant), keyed by the
+// benchmark's n: and batch: axes. Kept for the family's other variants, which sweep the same
+// problems after this one (2^27 points take a quarter second to make and upload on 16 cores).
+// `p` is the running benchmark's problem.
 using Input = std::shared_ptr<const std::vector<float>>;
 inline Input make_input(const Problem& p) {
-  return gb::cached_host<const std::vector<float>>(gb::name_key_only({"n", "batch"}), [&] {
-    return std::make_shared<const std::vector<float>>(
-        gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch));
-  });
+  return gb::cached_host<const std::vector<float>>(
+      gb::name_key_only({"n", "batch"}),
+      [&] {
+        return std::make_shared<const std::vector<float>>(
+            gb::random_vector<float>(2 * p.points(), 0xFF7 + p.nx * 31 + p.ny * 7 + p.batch));
+      },
+      p.bytes());
 }
 
 // The input on the device, in a buffer of the variant's own: a copy on the device of one upload
@@ -135,10 +139,10 @@ inline std::vector<size_t> sampled_members(const Problem& p) {
 }
 
 // Eigen's FFT (in double) of the sampled members of the current input, in the problem's direction.
-// Kept like the input (the last one made), both directions side by side, since every variant of a
-// problem, the libraries' included, compares against the same transforms, and the variants
-// alternate forward and inverse (a 4096^2 reference takes seconds): keyed by the benchmark's n:
-// and batch: axes and the input they were made from.
+// Kept like the input, both directions side by side, since every variant of a problem, the
+// libraries' included, compares against the same transforms, and the variants alternate forward
+// and inverse (a 4096^2 reference takes seconds): keyed by the benchmark's n: and batch: axes and
+// the input they were made from.
 // Beside each, the RMS of each transform's values (what the element-wise bounds scale with), and
 // the input's: computed once per problem rather than once per check (a pass over 2^27 values).
 struct ExpectedTransforms {
@@ -160,12 +164,15 @@ std::vector<double> block_rms(const Values& values, size_t block) {
   });
   return rms;
 }
-inline std::shared_ptr<ExpectedTransforms> expected_transforms(const std::vector<float>& input) {
+inline std::shared_ptr<ExpectedTransforms> expected_transforms(const Problem& p, const std::vector<float>& input) {
   const std::string key = gb::name_key_only({"n", "batch"}) + "@" + std::to_string(reinterpret_cast<uintptr_t>(input.data()));
-  return gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); });
+  // What the two directions will hold (complex doubles) and the RMS lists.
+  const size_t points = p.is_2d() ? p.points() : sampled_members(p).size() * p.points_per_transform();
+  const size_t bytes = 2 * points * 2 * sizeof(double) + 3 * p.batch * sizeof(double);
+  return gb::cached_host<ExpectedTransforms>(key, [] { return std::make_shared<ExpectedTransforms>(); }, bytes);
 }
 inline std::shared_ptr<const std::vector<double>> expected_transform(const Problem& p, const std::vector<float>& input) {
-  auto both = expected_transforms(input);
+  auto both = expected_transforms(p, input);
   auto& t = both->by_dir[p.dir == Dir::inverse ? 1 : 0];
   if (!t)
     t = std::make_shared<const std::vector<double>>(
@@ -204,7 +211,7 @@ gb::Check check_transform(const Problem& p, const std::vector<float>& input, con
   const std::string what = std::string(kDir.label(p.dir)) + " transform vs Eigen FFT";
   const size_t floats = 2 * p.points_per_transform();
   const auto want = expected_transform(p, input);
-  auto both = expected_transforms(input);
+  auto both = expected_transforms(p, input);
   const auto& rms = cached_rms(both->rms_by_dir[p.dir == Dir::inverse ? 1 : 0], *want, floats);
   if (p.is_2d()) return check_points(output, *want, floats, margin(p, a), rms, what);
   const auto which = sampled_members(p);
@@ -219,7 +226,7 @@ gb::Check check_transform(const Problem& p, const std::vector<float>& input, con
 template <typename Output>
 gb::Check check_round_trip(const Problem& p, const std::vector<float>& input, const Output& round_trip, Accuracy a) {
   const size_t floats = 2 * p.points_per_transform();
-  const auto& rms = cached_rms(expected_transforms(input)->input_rms, input, floats);
+  const auto& rms = cached_rms(expected_transforms(p, input)->input_rms, input, floats);
   return check_points(round_trip, input, floats, 2 * margin(p, a), rms,
                       std::string(kDir.label(p.dir)) + " then " + kDir.label(opposite(p.dir)) + " round trip vs input");
 }

@@ -3,6 +3,7 @@
 #include "fixture_cache.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <memory>
 #include <stdexcept>
@@ -83,6 +84,39 @@ TEST(FixtureCache, AFailedHostSetUpFailsTheNextRequestForTheSameKeyAtOnce) {
   EXPECT_EQ(tries, 1);
   EXPECT_EQ(gb::cached_host<Counted>("good", [] { return std::make_shared<Counted>(3); })->id, 3);
   gb::drop_cached_fixtures();
+}
+
+TEST(FixtureCache, HostDataWithoutASizeKeepsOnlyTheLastValueOfItsType) {
+  gb::cached_host<Counted>("x", [] { return std::make_shared<Counted>(1); });
+  gb::cached_host<Counted>("y", [] { return std::make_shared<Counted>(2); });
+  EXPECT_EQ(Counted::alive, 1);
+  int built = 0;
+  gb::cached_host<Counted>("x", [&] { ++built; return std::make_shared<Counted>(3); });
+  EXPECT_EQ(built, 1);
+  gb::drop_cached_fixtures();
+  EXPECT_EQ(Counted::alive, 0);
+}
+
+TEST(FixtureCache, SizedHostDataIsKeptSideBySideWithinAQuarterOfHostMemory) {
+  int built = 0;
+  auto make = [&](int id) { return [&built, id] { ++built; return std::make_shared<Counted>(id); }; };
+  const size_t small = 1 << 20;
+  for (int round = 0; round < 3; ++round)  // a family's variants sweeping the same problems in turn
+    for (int problem = 0; problem < 4; ++problem)
+      EXPECT_EQ(gb::cached_host<Counted>("p" + std::to_string(problem), make(problem), small)->id, problem);
+  EXPECT_EQ(built, 4);
+  EXPECT_EQ(Counted::alive, 4);
+  // A value as large as the whole budget frees every other one, the least recently used first.
+  const size_t huge = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE)) / 4;
+  gb::cached_host<Counted>("big", make(9), huge);
+  EXPECT_EQ(Counted::alive, 1);
+  EXPECT_EQ(gb::cached_host<Counted>("big", make(10), huge)->id, 9);
+  // An unsized value of the type frees the kept ones too.
+  gb::cached_host<Counted>("p0", make(0), small);
+  gb::cached_host<Counted>("plain", make(11));
+  EXPECT_EQ(Counted::alive, 1);
+  gb::drop_cached_fixtures();
+  EXPECT_EQ(Counted::alive, 0);
 }
 
 }  // namespace
