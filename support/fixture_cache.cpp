@@ -57,12 +57,15 @@ Slot& host_slot(const std::type_info& type, const std::string& key, size_t kept_
 }
 }  // namespace detail
 
-void drop_cached_fixtures() {
+void drop_cached_fixtures(bool keep_sized_host_values) {
   // Fixtures first: they may hold references to problems and host data.
   detail::slot(detail::SlotKind::fixture).clear();
   detail::slot(detail::SlotKind::problem).clear();
   for (auto& [type, kept] : detail::host_slots())
-    for (auto& k : kept) k.slot.clear();
-  detail::host_slots().clear();
+    kept.remove_if([&](detail::KeptSlot& k) {
+      if (keep_sized_host_values && k.bytes > 0) return false;
+      k.slot.clear();
+      return true;
+    });
 }
 }  // namespace gb

@@ -13,8 +13,8 @@
 //   used freed first once they pass a quarter of the host's memory: for a family whose variants
 //   each sweep the same problems in turn (FFT: stockham, then clFFT, then VkFFT), where one slot
 //   would remake every input and reference once per variant.
-// Every slot is freed when a benchmark of another family starts (support/registry.cpp) and before
-// the OpenCL session closes. Keys are never written by hand: they come from the running
+// Every slot but the sized host values is freed when a benchmark of another family starts
+// (support/registry.cpp); every slot before the OpenCL session closes. Keys are never written by hand: they come from the running
 // benchmark's name (gb::name_key, name_key_without, name_key_only in support/axes.hpp), so the
 // benchmarks that share a value are those whose names differ only in the axes it does not depend on.
 #pragma once
@@ -92,7 +92,8 @@ std::shared_ptr<T> cached_host(const std::string& key, const std::function<std::
   }
 }
 
-// Frees every slot.
-void drop_cached_fixtures();
+// Frees every slot; with keep_sized_host_values, all but the host values given a size (within
+// their budget), which outlive a family when the next ones sweep the same problems.
+void drop_cached_fixtures(bool keep_sized_host_values = false);
 
 }  // namespace gb

@@ -111,6 +111,14 @@ TEST(FixtureCache, SizedHostDataIsKeptSideBySideWithinAQuarterOfHostMemory) {
   gb::cached_host<Counted>("big", make(9), huge);
   EXPECT_EQ(Counted::alive, 1);
   EXPECT_EQ(gb::cached_host<Counted>("big", make(10), huge)->id, 9);
+  // A new family frees every slot but the sized host values; the session's end frees those too.
+  auto kept = gb::cached_host<Counted>("big", make(10), huge);
+  gb::cached_host<const float>("unsized", [] { return std::make_shared<const float>(2.5f); });
+  std::weak_ptr<const float> unsized = gb::cached_host<const float>("unsized", [] { return std::make_shared<const float>(0); });
+  kept.reset();
+  gb::drop_cached_fixtures(true);
+  EXPECT_TRUE(unsized.expired());
+  EXPECT_EQ(gb::cached_host<Counted>("big", make(12), huge)->id, 9);
   // An unsized value of the type frees the kept ones too.
   gb::cached_host<Counted>("p0", make(0), small);
   gb::cached_host<Counted>("plain", make(11));
