@@ -159,12 +159,22 @@ const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"}, {Variant::tiled
 
 const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
 constexpr size_t kTiledTileK = 16;
-// Register-blocked: each work item computes kWpt x kWpt of C (WPT_M = WPT_N), loading kVector-wide
-// vectors; the work group of WG_X x WG_Y makes a (WG_Y*kWpt) x (WG_X*kWpt) block: 16x16 gives
-// 128x128. K advances by kRegblockTileK per step, less where local memory is short. (16 halves
-// the barriers but costs ~20 registers: compiled for AMD's gfx90a, 126 VGPRs against 107, and
-// NVIDIA fits two 256-item groups per SM only at 128 or fewer.)
-constexpr size_t kWpt = 8, kVector = 4, kRegblockTileK = 8;
+// Register-blocked: each work item computes kWpt x kWpt of C (WPT_M = WPT_N), loading
+// vector_width-wide vectors; the work group of WG_X x WG_Y makes a (WG_Y*kWpt) x (WG_X*kWpt)
+// block: 16x16 gives 128x128. K advances by max_tile_k per step, less where local memory is
+// short. Tuning parameters per type, from the lent H200 at 8192^3 (docs/PERFORMANCE.md, session
+// 9): double2 vectors 22.5 TFLOP/s against 15.0 for double4 (16x16, K step 8); for float, K steps
+// of 16 lift 16x8 and 32x8 groups to 43.3-43.6 (40.4 at 16x16, the same at either step); double
+// at K step 16 spills.
+constexpr size_t kWpt = 8;
+template <typename T>
+constexpr size_t vector_width() { return sizeof(T) == 8 ? 2 : 4; }
+template <typename T>
+constexpr size_t max_tile_k() { return sizeof(T) == 8 ? 8 : 16; }
+constexpr size_t kRegblockTileKs[] = {8, 16};  // every type's max_tile_k (code paths)
+// Beside the default 16x16, the problems without a sweep also run the register-blocked float
+// kernel in the group the sweep found fastest on the lent GPUs.
+const gb::WorkGroup kRegblockFloatShape{32, 8, 1, 2};
 constexpr int kNvidiaMaxRegisters = 128;
 
 struct Params {
@@ -179,16 +189,18 @@ struct Params {
 size_t tiled_local_bytes(const gb::WorkGroup& wg, size_t tile_k, size_t element) {
   return (wg.y * (tile_k + 1) + tile_k * wg.x) * element;
 }
-size_t regblock_local_bytes(const gb::WorkGroup& wg, size_t tile_k, size_t element) {
-  return 2 * tile_k * ((wg.y * kWpt + kVector) + wg.x * kWpt) * element;
+template <typename T>
+size_t regblock_local_bytes(const gb::WorkGroup& wg, size_t tile_k) {
+  return 2 * tile_k * ((wg.y * kWpt + vector_width<T>()) + wg.x * kWpt) * sizeof(T);
 }
 
-// The longest K step (from the default down to the vector width) whose tiles fit in local memory;
-// 0 if none does.
-size_t regblock_tile_k(const gb::WorkGroup& wg, size_t element) {
+// The longest K step (from the type's longest down to the vector width) whose tiles fit in local
+// memory; 0 if none does.
+template <typename T>
+size_t regblock_tile_k(const gb::WorkGroup& wg) {
   const size_t local = gb::session().info().local_mem_bytes;
-  for (size_t tk = kRegblockTileK; tk >= kVector; tk /= 2)
-    if (regblock_local_bytes(wg, tk, element) <= local) return tk;
+  for (size_t tk = max_tile_k<T>(); tk >= vector_width<T>(); tk /= 2)
+    if (regblock_local_bytes<T>(wg, tk) <= local) return tk;
   return 0;
 }
 
@@ -209,7 +221,7 @@ gb::ProgramKey program_of(const Params& p) {
     case Variant::regblock:
       options += " -DONLY_REGBLOCK -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
-                 " -DVW=" + std::to_string(kVector) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
+                 " -DVW=" + std::to_string(vector_width<T>()) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
       // 128 registers per work item let two 256-item groups share an NVIDIA SM (65536
       // registers), so one group's barrier wait is hidden by the other's arithmetic. Only float:
       // double's 64 accumulators alone take 128.
@@ -291,6 +303,7 @@ void register_type(int size_class) {
     for (Variant v : kVariant.all()) {
       std::vector<gb::WorkGroup> shapes = {kDefaultShape};
       if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
+      if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(kRegblockFloatShape);
       if (swept) shapes = sweep(v, size_class);
       for (const auto& wg : shapes) {
         const std::string name = gemm::bench_name(kVariant.label(v), type, s, wg.label(), size_class);
@@ -302,7 +315,7 @@ void register_type(int size_class) {
             continue;
           }
         } else if (v == Variant::regblock) {
-          tile_k = regblock_tile_k(wg, sizeof(T));
+          tile_k = regblock_tile_k<T>(wg);
           if (tile_k == 0) {
             gb::skip_variant(name, "its tiles exceed the device's local memory");
             continue;
@@ -325,7 +338,7 @@ void register_type(int size_class) {
 }
 
 // The edge and K-loop paths of the three kernels over the problems of a size class, at the
-// default 16x16 group (regblock: 128x128 blocks, K steps of kRegblockTileK).
+// default 16x16 group (regblock: 128x128 blocks, K steps of each type's max_tile_k).
 gb::PathSet code_paths(int size_class, size_t) {
   gb::PathSet paths;
   const size_t rb = kDefaultShape.x * kWpt;
@@ -336,8 +349,10 @@ gb::PathSet code_paths(int size_class, size_t) {
     gb::path_if(paths, s.k % kTiledTileK != 0, "tiled: partial last K step");
     gb::path_if(paths, s.m % rb != 0 || s.n % rb != 0, "regblock: partial blocks at the edges");
     gb::path_if(paths, s.m >= rb && s.n >= rb, "regblock: whole blocks");
-    gb::path_if(paths, s.k > 2 * kRegblockTileK, "regblock: 3+ K steps (double-buffered loads)");
-    gb::path_if(paths, s.k % kRegblockTileK != 0, "regblock: partial last K step");
+    for (size_t tk : kRegblockTileKs) {
+      gb::path_if(paths, s.k > 2 * tk, "regblock: 3+ K steps (double-buffered loads)");
+      gb::path_if(paths, s.k % tk != 0, "regblock: partial last K step");
+    }
     gb::path_if(paths, s.k % gemm::kAlign != 0 || s.n % gemm::kAlign != 0, "padded rows (k or n not a multiple of 4)");
   }
   return paths;
