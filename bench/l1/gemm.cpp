@@ -171,7 +171,7 @@ template <typename T>
 constexpr size_t vector_width() { return sizeof(T) == 8 ? 2 : 4; }
 template <typename T>
 constexpr size_t max_tile_k() { return sizeof(T) == 8 ? 8 : 16; }
-constexpr size_t kRegblockTileKs[] = {8, 16};  // every type's max_tile_k (code paths)
+constexpr size_t kRegblockTileKs[] = {max_tile_k<double>(), max_tile_k<float>()};  // code paths
 // Beside the default 16x16, the problems without a sweep also run the register-blocked float
 // kernel in the group the sweep found fastest on the lent GPUs.
 const gb::WorkGroup kRegblockFloatShape{32, 8, 1, 2};
