@@ -28,13 +28,13 @@ struct Params {
   bool out_of_order;
   int cadence;  // sync_cadence: finish after every `cadence` frames
   int size_class;
-  // Units one sample may hold: one launch on an idle queue (dispatch, roundtrip); at most 64 or
-  // 1024 launches in flight (host_enqueue, back_to_back: a bounded queue depth, so that a deeper
-  // queue's back-pressure stays out of the time); any number of frames (sync_cadence syncs itself).
+  // Units one sample may hold: at most 64 or 1024 launches in flight (host_enqueue, back_to_back:
+  // a bounded queue depth, so that a deeper queue's back-pressure stays out of the time); any
+  // number otherwise: dispatch and roundtrip wait for each launch, so each still meets an idle
+  // queue, and a sample of many spans the timer's 1 us tick, which one 7 us dispatch does not.
   int max_batch() const {
-    if (measure == Measure::dispatch || measure == Measure::roundtrip) return 1;
-    if (measure == Measure::sync_cadence) return 1 << 20;
-    return size_class == 1 ? 64 : 1024;
+    if (measure == Measure::host_enqueue || measure == Measure::back_to_back) return size_class == 1 ? 64 : 1024;
+    return 1 << 20;
   }
   size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
   std::string queue_name() const { return out_of_order ? "out_of_order" : "in_order"; }
