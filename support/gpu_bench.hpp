@@ -20,3 +20,4 @@
 #include "verify.hpp"
 #include "watchdog.hpp"
 #include "wg_sweep.hpp"
+#include "working_sets.hpp"

@@ -69,7 +69,8 @@ MARGINS = [
     (r"^L1/GEMM/\w+/type:double/m:197/n:131/k:75/", [4e-14, 4e-14, 7e-14]),
     (r"^L1/GEMM/\w+/type:double/m:96/n:200/k:136/", [5e-14, 5e-14, 2e-13]),
     # L1/FFT, FFT2D: every point within 16 x (1.5e-7 or, native twiddles, 6e-7 per log2 N) x the
-    # RMS of its transform; the round trip twice that (and the libraries' input left unchanged).
+    # RMS of its transform; the round trip twice that (and the libraries' input left unchanged);
+    # our 2-D kernels' working-set copies bit for bit equal (one copy at size 1: nothing to compare).
     (r"^L1/FFT/stockham/n:256/", [4e-6, 3e-5]),
     (r"^L1/FFT/stockham/n:1024/", [5e-6, 3e-5]),
     (r"^L1/FFT/stockham/n:4096/", [6e-6, 4e-5]),
@@ -80,8 +81,9 @@ MARGINS = [
     (r"^L1/FFT/stockham_twiddle/n:\d+/.*twiddle:native/", [3e-5, 2e-4]),
     (r"^L1/FFT/stockham_twiddle/n:1024/", [5e-6, 3e-5]),
     (r"^L1/FFT/stockham_twiddle/n:16384/", [7e-6, 4e-5]),
-    (r"^L1/FFT2D/(pipeline4|rows_cols|rows_cols_wide|rows_transposed|rows_cols_split)/n:1024x512/", [1e-5, 6e-5]),
-    (r"^L1/FFT2D/(pipeline4|rows_cols|rows_cols_wide|rows_transposed|rows_cols_split)/", [9e-6, 5e-5]),
+    (r"^L1/FFT2D/pipeline4/.*/sync_every:", [9e-6, 5e-5]),  # frames: one set of buffers
+    (r"^L1/FFT2D/(pipeline4|rows_cols|rows_cols_wide|rows_transposed|rows_cols_split)/n:1024x512/", [1e-5, 6e-5, 0]),
+    (r"^L1/FFT2D/(pipeline4|rows_cols|rows_cols_wide|rows_transposed|rows_cols_split)/", [9e-6, 5e-5, 0]),
     (r"^L1/FFT/clfft/", [7e-6, 4e-5, 0]),
     (r"^L1/FFT2D/clfft/", [9e-6, 5e-5, 0]),
     (r"^L1/FFT/vkfft/n:256/", [2e-5, 1e-4, 0]),
