@@ -38,6 +38,15 @@ struct StopRule {
   bool done(const SampleStats& s, double spent) const;
   // Whether the estimate met the noise target (the flag when it did not).
   bool converged(const SampleStats& s) const { return s.noise <= max_noise; }
+
+  // Whether a run that done() ended short of the noise target restarts with kGrowthFactor x
+  // `batch` units (within `max_batch`), its samples so far dropped: at most kMaxGrowths times
+  // (`growths` so far), never for an explicit --benchmark_min_time, and only while the time
+  // limit leaves room for --min_samples of the longer samples. Where the spread comes from the
+  // units themselves, a sample of more units averages it out (measure() asks this for
+  // device-clock samples only: host-clock spread is the host's).
+  static constexpr int kGrowthFactor = 4, kMaxGrowths = 2;
+  bool grow(const SampleStats& s, int batch, int max_batch, int growths, double spent) const;
 };
 
 }  // namespace gb
