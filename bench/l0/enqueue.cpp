@@ -29,12 +29,15 @@ struct Params {
   int cadence;  // sync_cadence: finish after every `cadence` frames
   int size_class;
   // Units one sample may hold: at most 64 or 1024 launches in flight (host_enqueue, back_to_back:
-  // a bounded queue depth, so that a deeper queue's back-pressure stays out of the time); any
-  // number otherwise: dispatch and roundtrip wait for each launch, so each still meets an idle
-  // queue, and a sample of many spans the timer's 1 us tick, which one 7 us dispatch does not.
+  // a bounded queue depth, so that a deeper queue's back-pressure stays out of the time); 64 or
+  // 4096 launches waited for one by one (dispatch, roundtrip: each still meets an idle queue, and
+  // a sample of many spans the timer's 1 us tick, which one 7 us dispatch does not; bounded, since
+  // a runtime whose dispatch span reads 0 would otherwise calibrate to a million round trips);
+  // any number of frames (sync_cadence syncs itself).
   int max_batch() const {
-    if (measure == Measure::host_enqueue || measure == Measure::back_to_back) return size_class == 1 ? 64 : 1024;
-    return 1 << 20;
+    if (measure == Measure::sync_cadence) return 1 << 20;
+    if (measure == Measure::dispatch || measure == Measure::roundtrip) return size_class == 1 ? 64 : 4096;
+    return size_class == 1 ? 64 : 1024;
   }
   size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
   std::string queue_name() const { return out_of_order ? "out_of_order" : "in_order"; }
