@@ -427,6 +427,24 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 }
 #endif  // ONLY_STRIP_VEC
 
+#if defined(RGBA8) && (defined(ONLY_TILED_SLIDE) || defined(ONLY_TILED_RING))
+// ---- RGBA8 lane arithmetic of the tiled variants ----------------------------------------------
+// A column's vertical sums are uint2 of 16-bit lanes (bytes 0 and 2, 1 and 3); RGBA8_H_OF spreads
+// them into the four channels' horizontal sums.
+#define RGBA8_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
+// new - old + 0x4000 per lane: within [1, 32767] (both below 2^14), so no lane borrows; each
+// step's bias comes off at the end (k * 0x4000 per channel).
+#define RGBA8_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
+#define RGBA8_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
+// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
+// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
+#define RGBA8_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
+#define RGBA8_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(RGBA8_RECIP))))
+#if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
+#error "tiled box filters: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
+#endif
+#endif
+
 #ifdef ONLY_TILED_SLIDE
 // ---- tiled_slide: one pass over a tile of TW columns x tile_h rows per work group --------------
 // Work item t owns the input column pair x0 - TS_PAD + 2t, +1 (TS_PAD: RADIUS rounded up to even,
@@ -482,18 +500,10 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 #define TS_HI(v) ((v).zw)
 #define TS_H uint4
 #define TS_H_ZERO ((uint4)(0u))
-#define TS_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
-// new - old + 0x4000 per lane: within [1, 32767] (both below 2^14), so no lane borrows; each
-// step's bias comes off at the end (k * 0x4000 per channel).
-#define TS_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
-#define TS_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
-// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
-// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
-#define TS_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
-#define TS_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(TS_RECIP))))
-#if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
-#error "tiled_slide: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
-#endif
+#define TS_H_OF(v) RGBA8_H_OF(v)
+#define TS_DIFF(n, o) RGBA8_DIFF(n, o)
+#define TS_BIAS(k) RGBA8_BIAS(k)
+#define TS_OUT(s) RGBA8_OUT(s)
 #else
 #define TS_PIX float
 #define TS_PIX2 float2
@@ -684,18 +694,10 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
 #define TR_V_OF(p) ((uint2)((p) & 0x00ff00ffu, ((p) >> 8) & 0x00ff00ffu))
 #define TR_H uint4
 #define TR_H_ZERO ((uint4)(0u))
-#define TR_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
-// new - old + 0x4000 per lane: within [1, 32767] (both below 2^14), so no lane borrows; each
-// step's bias comes off at the end (k * 0x4000 per channel).
-#define TR_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
-#define TR_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
-// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
-// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
-#define TR_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
-#define TR_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(TR_RECIP))))
-#if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
-#error "tiled_ring: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
-#endif
+#define TR_H_OF(v) RGBA8_H_OF(v)
+#define TR_DIFF(n, o) RGBA8_DIFF(n, o)
+#define TR_BIAS(k) RGBA8_BIAS(k)
+#define TR_OUT(s) RGBA8_OUT(s)
 #else
 #define TR_PIX float
 #define TR_V float
