@@ -14,6 +14,7 @@
 
 #include "buffers.hpp"
 #include "cl_error.hpp"
+#include "device_session_test.hpp"
 #include "devices.hpp"
 #include "fixture_cache.hpp"
 #include "measure.hpp"
@@ -25,18 +26,11 @@ namespace {
 const char* kSource = "__kernel void add_one(__global int* x) { x[get_global_id(0)] += 1; }";
 constexpr size_t kItems = 1024;
 
-class OnDevice : public ::testing::Test {
+class OnDevice : public DeviceSessionTest {
  protected:
-  static void SetUpTestSuite() {
-    auto entries = gb::enumerate_devices();
-    if (!entries.empty()) gb::open_session(entries[0].device, entries[0].info, 1);
-  }
-  static void TearDownTestSuite() { gb::close_session(); }
   void SetUp() override {
-    if (gb::enumerate_devices().empty()) {
-      if (const char* ci = std::getenv("CI"); ci && std::string(ci) == "true") FAIL() << "no OpenCL device in CI";
-      GTEST_SKIP() << "no OpenCL device";
-    }
+    DeviceSessionTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     program_ = gb::session().build(kSource, "", "timing_test");
     kernel_ = cl::Kernel(program_, "add_one");
     counts_ = gb::upload(std::vector<cl_int>(kItems, 0));

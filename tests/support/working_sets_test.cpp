@@ -5,14 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "buffers.hpp"
-#include "devices.hpp"
-#include "session.hpp"
+#include "device_session_test.hpp"
 
 namespace {
 
@@ -40,20 +38,7 @@ TEST(Rotation, RoundRobinAndCopiesUsed) {
   EXPECT_EQ(gb::Rotation(0).copies(), 1u);
 }
 
-class CopiesOnDevice : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    auto entries = gb::enumerate_devices();
-    if (!entries.empty()) gb::open_session(entries[0].device, entries[0].info, 1);
-  }
-  static void TearDownTestSuite() { gb::close_session(); }
-  void SetUp() override {
-    if (gb::enumerate_devices().empty()) {
-      if (const char* ci = std::getenv("CI"); ci && std::string(ci) == "true") FAIL() << "no OpenCL device in CI";
-      GTEST_SKIP() << "no OpenCL device";
-    }
-  }
-};
+using CopiesOnDevice = DeviceSessionTest;
 
 TEST_F(CopiesOnDevice, EqualCopiesPassAndOneDifferentWordOrPoisonFails) {
   std::vector<float> data(4096);
