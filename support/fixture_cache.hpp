@@ -14,9 +14,10 @@
 //   each sweep the same problems in turn (FFT: stockham, then clFFT, then VkFFT), where one slot
 //   would remake every input and reference once per variant.
 // Every slot but the sized host values is freed when a benchmark of another family starts
-// (support/registry.cpp); every slot before the OpenCL session closes. Keys are never written by hand: they come from the running
-// benchmark's name (gb::name_key, name_key_without, name_key_only in support/axes.hpp), so the
-// benchmarks that share a value are those whose names differ only in the axes it does not depend on.
+// (support/registry.cpp); every slot before the OpenCL session closes. Keys are never written by
+// hand: they come from the running benchmark's name (gb::name_key, name_key_without, name_key_only
+// in support/axes.hpp), so the benchmarks that share a value are those whose names differ only in
+// the axes it does not depend on.
 #pragma once
 #include <exception>
 #include <functional>
