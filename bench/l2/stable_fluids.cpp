@@ -1,5 +1,7 @@
 // L2/StableFluids: one Eulerian stable-fluids step on a periodic 2-D grid: advection (velocity and
 // dye), divergence, J Jacobi pressure iterations, projection. Bytes per cell: 60 + 12 (J - 1).
+// Variants: `jacobi` (a work item per cell) and `jacobi_blocked` (a work item per 4 x rows cells,
+// float4 rows: more loads in flight per item), the same arithmetic.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -23,9 +25,14 @@ constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 
 
 struct Params {
   int jacobi;
+  int rows;  // jacobi_blocked: rows of a work item's 4 x rows block; 0: a work item per cell
   gb::WorkGroup wg;
   int size_class;
 };
+constexpr int kBlockColumns = 4;                 // a float4 per block row
+constexpr int kBlockedRows[] = {1, 2, 4, 8};     // swept at size >= 2
+constexpr int kBlockedRowsSize1[] = {2};
+constexpr int kBlockedDefaultRows = 4;            // the default run's
 
 // Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields). A device
 // that cannot hold the nine fields skips the benchmark (registration).
@@ -82,8 +89,10 @@ struct Fixture {
 
 // The one program of every kernel on a grid n x n (its size is compiled in): built by
 // make_fixture, declared at registration.
-gb::ProgramKey program_of(int n) {
-  return {"l2/stable_fluids.cl", "-DNX=" + std::to_string(n) + " -DNY=" + std::to_string(n)};
+gb::ProgramKey program_of(int n, int rows) {
+  std::string options = "-DNX=" + std::to_string(n) + " -DNY=" + std::to_string(n);
+  if (rows > 0) options += " -DROWS=" + std::to_string(rows);
+  return {"l2/stable_fluids.cl", options};
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -91,8 +100,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
   const int n = fx->n = grid_edge(p.size_class);
   const size_t cells = static_cast<size_t>(n) * n, bytes = cells * sizeof(float);
-  const gb::ProgramKey program = program_of(n);
-  auto kernel = [&](const char* name) { return s.kernel(program, name); };
+  const gb::ProgramKey program = program_of(n, p.rows);
+  const std::string suffix = p.rows > 0 ? "_blocked" : "";
+  auto kernel = [&](const char* name) { return s.kernel(program, name + suffix); };
   for (auto* b : {&fx->u[0], &fx->u[1], &fx->v[0], &fx->v[1], &fx->d[0], &fx->d[1], &fx->p[0], &fx->p[1], &fx->div})
     *b = gb::make_buffer(bytes);
   for (int c = 0; c < 2; ++c) {
@@ -119,7 +129,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
     GB_CL(fx->project[c].setArg(1, fx->v[o]));
     GB_CL(fx->project[c].setArg(2, fx->p[(p.jacobi - 1) & 1]));  // the last iterate
   }
-  fx->global = gb::padded_global(n, n, 1, p.wg);
+  fx->global = p.rows > 0 ? gb::padded_global(n / kBlockColumns, n / p.rows, 1, p.wg) : gb::padded_global(n, n, 1, p.wg);
   fx->local = p.wg.local();
   // The work group against each kernel's own limit, known now they are built.
   for (const auto* k : {&fx->advect[0], &fx->divergence[0], &fx->jacobi[0], &fx->project[0]})
@@ -193,9 +203,11 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 // Work groups of 256 in every shape at least 16 wide (and the driver's choice); two at size 1.
-// One cell per work item on a periodic grid: wrap-around neighbours and interior cells everywhere.
+// jacobi: one cell per work item on a periodic grid: wrap-around neighbours and interior cells
+// everywhere. jacobi_blocked: kBlockedRows (size 1: one of them, past the grid's 32 block columns
+// with a 64-wide group, as no GPU size is).
 gb::PathSet code_paths(int size_class, size_t) {
-  gb::PathSet paths{"periodic neighbours across the edges"};
+  gb::PathSet paths{"periodic neighbours across the edges", "blocked: 4 x rows cells per work item"};
   gb::path_if(paths, grid_edge(size_class) > 2, "interior cells");
   gb::path_if(paths, kJacobi >= 2, "2+ Jacobi iterations (ping-pong)");
   return paths;
@@ -219,15 +231,23 @@ void register_stable_fluids() {
                      why);
     return;
   }
-  for (const auto& wg : shapes) {
-    Params p{kJacobi, wg, size};
-    gb::add_benchmark(gb::bench_name("L2/StableFluids", {{"", "jacobi"},
-                                                         {"iterations", std::to_string(p.jacobi)},
-                                                         {"wg", wg.label()},
-                                                         {"size", std::to_string(size)}}),
-                      [p](benchmark::State& st) { run(st, p); },
-                      [size] { return std::vector<gb::ProgramKey>{program_of(grid_edge(size))}; });
-  }
+  auto add = [&](int rows, const gb::WorkGroup& wg, gb::DefaultRun in_default_run) {
+    Params p{kJacobi, rows, wg, size};
+    std::vector<std::pair<std::string, std::string>> parts{{"", rows > 0 ? "jacobi_blocked" : "jacobi"},
+                                                           {"iterations", std::to_string(p.jacobi)}};
+    if (rows > 0) parts.emplace_back("rows", std::to_string(rows));
+    parts.emplace_back("wg", wg.label());
+    parts.emplace_back("size", std::to_string(size));
+    gb::add_benchmark(gb::bench_name("L2/StableFluids", parts), [p](benchmark::State& st) { run(st, p); },
+                      [size, rows] { return std::vector<gb::ProgramKey>{program_of(grid_edge(size), rows)}; },
+                      in_default_run);
+  };
+  for (const auto& wg : shapes) add(0, wg, gb::DefaultRun::yes);
+  const auto blocked_rows = size == 1 ? std::vector<int>(std::begin(kBlockedRowsSize1), std::end(kBlockedRowsSize1))
+                                      : std::vector<int>(std::begin(kBlockedRows), std::end(kBlockedRows));
+  for (int rows : blocked_rows)
+    for (const auto& wg : shapes)
+      add(rows, wg, rows == kBlockedDefaultRows || size == 1 ? gb::DefaultRun::yes : gb::DefaultRun::no);
 }
 GB_CASE(register_stable_fluids);
 

@@ -63,3 +63,96 @@ __kernel void stable_fluids_project(__global float* restrict u, __global float* 
   u[i] -= pc - AT(p, x - 1, y);
   v[i] -= pc - AT(p, x, y - 1);
 }
+
+#ifdef ROWS
+// ---- blocked: each work item updates a block of 4 x ROWS cells -----------------------------------
+// The same arithmetic as the kernels above (bit for bit), with a float4 per row of a block and
+// the block's rows unrolled: a work item has ROWS rows of loads in flight instead of one cell's,
+// and each row's vertical neighbours are the block's own rows. NX is a multiple of 4, so a block's
+// float4 never wraps; its horizontal neighbours across the block edge are scalars. Vectors are
+// built element by element: Oclgrind's --uninitialized crashes on swizzled constructors.
+#define ROW4(f, y) (((__global const float4*)((f) + ((y) & (NY - 1)) * NX))[xv])
+#define OUT4(f, y) (((__global float4*)((f) + ((y) & (NY - 1)) * NX))[xv])
+#define BLOCK_COORDS                                              \
+  const int xv = get_global_id(0), y0 = get_global_id(1) * ROWS; \
+  if (xv >= NX / 4 || y0 >= NY) return;                           \
+  const int x0 = 4 * xv
+
+float bilinear_at(__global const float* restrict f, const float px, const float py) {
+  const float flx = floor(px), fly = floor(py);
+  return bilinear(f, (int)flx, (int)fly, px - flx, py - fly);
+}
+
+__kernel void stable_fluids_advect_blocked(__global const float* restrict u, __global const float* restrict v,
+                                           __global const float* restrict d, __global float* restrict u_out,
+                                           __global float* restrict v_out, __global float* restrict d_out,
+                                           const float dt) {
+  BLOCK_COORDS;
+  float4 uc[ROWS], vc[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    uc[r] = ROW4(u, y0 + r);
+    vc[r] = ROW4(v, y0 + r);
+  }
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const float4 px = (float4)(x0, x0 + 1, x0 + 2, x0 + 3) - dt * uc[r], py = (float)(y0 + r) - dt * vc[r];
+    float4 uo, vo, dout;
+#define ADVECT_LANE(s)                      \
+  uo.s = bilinear_at(u, px.s, py.s);     \
+  vo.s = bilinear_at(v, px.s, py.s);     \
+  dout.s = bilinear_at(d, px.s, py.s)
+    ADVECT_LANE(x);
+    ADVECT_LANE(y);
+    ADVECT_LANE(z);
+    ADVECT_LANE(w);
+#undef ADVECT_LANE
+    OUT4(u_out, y0 + r) = uo;
+    OUT4(v_out, y0 + r) = vo;
+    OUT4(d_out, y0 + r) = dout;
+  }
+}
+
+__kernel void stable_fluids_divergence_blocked(__global const float* restrict u, __global const float* restrict v,
+                                               __global float* restrict div, __global float* restrict p) {
+  BLOCK_COORDS;
+  float4 vc = ROW4(v, y0);
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const float4 uc = ROW4(u, y0 + r), vn = ROW4(v, y0 + r + 1);
+    const float4 ue = (float4)(uc.y, uc.z, uc.w, AT(u, x0 + 4, y0 + r));
+    const float4 value = (ue - uc) + (vn - vc);
+    OUT4(div, y0 + r) = value;
+    OUT4(p, y0 + r) = -0.25f * value;
+    vc = vn;
+  }
+}
+
+__kernel void stable_fluids_jacobi_blocked(__global const float* restrict p, __global const float* restrict div,
+                                           __global float* restrict p_out) {
+  BLOCK_COORDS;
+  float4 up = ROW4(p, y0 - 1), mid = ROW4(p, y0);
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const float4 down = ROW4(p, y0 + r + 1);
+    const float4 west = (float4)(AT(p, x0 - 1, y0 + r), mid.x, mid.y, mid.z);
+    const float4 east = (float4)(mid.y, mid.z, mid.w, AT(p, x0 + 4, y0 + r));
+    OUT4(p_out, y0 + r) = 0.25f * (((west + east) + (up + down)) - ROW4(div, y0 + r));
+    up = mid;
+    mid = down;
+  }
+}
+
+__kernel void stable_fluids_project_blocked(__global float* restrict u, __global float* restrict v,
+                                            __global const float* restrict p) {
+  BLOCK_COORDS;
+  float4 up = ROW4(p, y0 - 1);
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const float4 pc = ROW4(p, y0 + r), west = (float4)(AT(p, x0 - 1, y0 + r), pc.x, pc.y, pc.z);
+    OUT4(u, y0 + r) = ROW4(u, y0 + r) - (pc - west);
+    OUT4(v, y0 + r) = ROW4(v, y0 + r) - (pc - up);
+    up = pc;
+  }
+}
+#endif  // ROWS
