@@ -1,5 +1,6 @@
 // L1/FFT: batched 1-D complex single-precision FFTs, forward and inverse; N <= 4096 in one kernel
-// (Stockham radix-32/16 passes in local memory), longer N in global passes. 5 N log2 N FLOPs and
+// (Stockham radix-32/16 passes in local memory), longer N in global passes, or (pieces:) in one
+// kernel whose exchanges go through local memory a piece at a time. 5 N log2 N FLOPs and
 // 16 N bytes per pass (one float2 read and written per point) per transform.
 #include <memory>
 #include <optional>
@@ -31,7 +32,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->in = fft::device_input(fx->input, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(p.problem.bytes());
   fx->round_trip = gb::make_buffer(p.problem.bytes());
-  const bool multi_pass = fft::global_passes(p.problem.nx, p.knobs.passes).size() > 1;
+  const bool multi_pass = fft::global_passes(p.problem.nx, p.knobs).size() > 1;
   fx->tmp = multi_pass ? gb::make_buffer(p.problem.bytes()) : fx->out;
   fx->pipeline = fft::pipeline_1d(p.problem, p.knobs, fx->in, fx->out, fx->tmp);
   fft::Problem back = p.problem;
@@ -46,7 +47,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   const auto output = gb::read_back<float>(fx.out, 2 * p.problem.points(), 0);
   fx.back.run_once();
   const auto round_trip = gb::read_back<float>(fx.round_trip, 2 * p.problem.points(), 1);
-  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::twiddle_for(p.problem.nx, p.knobs.twiddle)));
+  return fft::check_all(p.problem, *fx.input, output, round_trip, fft::accuracy_of(fft::twiddle_for(p.problem.nx, p.knobs)));
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------
@@ -63,7 +64,8 @@ void run(benchmark::State& state, const Params& p) {
 // Registers one variant, or names why this device cannot run it. A kernel whose own work-group
 // limit is too small is found when it is built, at run time, and skipped then.
 void add(const std::string& name, const Params& p) {
-  std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx, p.knobs.passes).size() > 1 ? 4 : 3);
+  std::string why = fft::too_large(p.problem, fft::global_passes(p.problem.nx, p.knobs).size() > 1 ? 4 : 3);
+  if (why.empty()) why = fft::rows_pieces_shortfall(p.problem.nx, p.knobs);
   if (why.empty() && fft::largest_work_group(p.problem, p.knobs) > gb::session().info().max_work_group_size)
     why = "work group above CL_DEVICE_MAX_WORK_GROUP_SIZE";
   if (!why.empty()) return gb::skip_variant(name, why);
@@ -115,6 +117,50 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     add(fft::name("stockham", p.problem, size, {{"passes", "3"}}), p);
   }
 
+  // One pass over memory for lengths above local memory (16384, and 8192 at sizes >= 2): fft_rows
+  // holding the transform in its work items' registers, each exchange through local memory in
+  // `pieces` turns (the fewest for 48 KiB: 16384 in 4, 8192 in 2), against the default's two
+  // global passes; radix by fft::rows_plan (256 work items: 16384 radix 64, 8192 radix 32). At
+  // size 1 also 2048 in 4 pieces, radix 8 (8 x 8 x 8 x 4: the first exchange rotated, a middle one
+  // relabelling the butterflies; 16384's exchanges do neither), so that every path of the exchange
+  // in pieces (fft_rows in fft.cl) runs on a short length, in a batch of 32 (64 Ki points, as the
+  // 2-D cases: what Oclgrind runs, tests/oclgrind).
+  {
+    std::vector<size_t> long_lengths{size_t(1) << 14};
+    if (size >= 2) long_lengths.insert(long_lengths.begin(), size_t(1) << 13);
+    for (size_t n : long_lengths)
+      for (fft::Dir dir : fft::kDir.all()) {
+        if (n != (size_t(1) << 14) && dir != fft::Dir::forward) continue;  // 8192: forward only
+        fft::Knobs k;
+        k.pieces = fft::fewest_pieces(n);
+        Params p{fft::problem_1d(n, dir, size), k, size};
+        add(fft::name("stockham", p.problem, size, {{"pieces", std::to_string(k.pieces)}}), p);
+      }
+    if (size == 1) {
+      fft::Knobs k;
+      k.radix = 8;
+      k.pieces = 4;
+      Params p{fft::Problem{2048, 1, 32, fft::Dir::inverse}, k, size};
+      add(fft::name("stockham", p.problem, size, {{"radix", "8"}, {"pieces", "4"}}), p);
+    }
+    // (radix, pieces) of 16384 at sizes >= 2: radix 32 (512 work items, 104 registers on NVIDIA)
+    // in 4 turns, radix 64 (256 items, 184 registers; the default's radix) in 8. A group the kernel
+    // cannot take (CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's 256, see fft::rows_plan) is skipped when
+    // built. (Radix 16, 1024 items, ran at 6.4 TFLOP/s on the H100: docs/PERFORMANCE.md run 82.)
+    if (size >= 2)
+      for (auto [radix, pieces] : {std::pair<int, size_t>{32, 4}, {64, 8}}) {
+        const size_t n = size_t(1) << 14;
+        fft::Knobs fewest;
+        fewest.pieces = fft::fewest_pieces(n);
+        if (radix == fft::rows_plan(n, fewest).radix && pieces == fewest.pieces) continue;  // the above
+        fft::Knobs k;
+        k.radix = radix;
+        k.pieces = pieces;
+        Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size};
+        add(fft::name("stockham", p.problem, size, {{"radix", std::to_string(radix)}, {"pieces", std::to_string(pieces)}}), p);
+      }
+  }
+
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
     // items per transform times transforms per group, for each radix; at size 1 only the default
   // radix is swept over transforms per group.
@@ -138,12 +184,13 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
 gb::PathSet code_paths(int size, size_t) {
   gb::PathSet paths;
   for (const auto& [name, p] : configs(size)) {
+    if (!fft::rows_pieces_shortfall(p.problem.nx, p.knobs).empty()) continue;  // not registered either
     fft::Problem back = p.problem;
     back.dir = fft::opposite(p.problem.dir);
     for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
       for (const auto& key : fft::programs_1d(*problem, p.knobs)) fft::add_program_paths(paths, key);
     paths.insert(std::string(fft::kDir.label(p.problem.dir)) + " transforms");
-    const size_t passes = fft::global_passes(p.problem.nx, p.knobs.passes).size();
+    const size_t passes = fft::global_passes(p.problem.nx, p.knobs).size();
     paths.insert(passes > 1 ? "global passes: " + std::to_string(passes) : "one kernel per transform");
   }
   return paths;

@@ -30,6 +30,7 @@ struct Knobs {
   Twiddle twiddle = Twiddle::automatic;  // see twiddle_for()
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
+  size_t pieces = 0;                     // fft_rows: turns through local memory per exchange (rows_pieces)
 };
 
 // Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
@@ -46,13 +47,19 @@ inline size_t log2_of(size_t n) {
   while ((size_t(1) << l) < n) ++l;
   return l;
 }
-// Points a work group holds in local memory: the largest power of two that fits (padded).
-inline size_t local_points() {
-  const size_t bytes = std::min<size_t>(kLocalBytes, gb::session().info().local_mem_bytes);
+// Points `bytes` of local memory hold: the largest power of two that fits (padded).
+inline size_t points_in(size_t bytes) {
   size_t p = 1;
   while (padded(2 * p) * 8 <= bytes) p *= 2;
   return p;
 }
+// Points a work group holds in local memory.
+inline size_t local_points() {
+  return points_in(std::min<size_t>(kLocalBytes, gb::session().info().local_mem_bytes));
+}
+// The fewest local-memory turns (Knobs::pieces) that take a transform of n points through
+// kLocalBytes in one fft_rows pass (1 where it fits): what names ask for, whatever the device.
+inline size_t fewest_pieces(size_t n) { return std::max<size_t>(1, n / points_in(kLocalBytes)); }
 
 // N = first * radix^(passes - 1), first in [2, radix]; radix lowered for tiny N. Radix 0 (auto):
 // 16 or 32, whichever needs fewer passes (each pass but the last is a local-memory exchange),
@@ -89,6 +96,19 @@ inline RadixPlan rows_radix_plan(size_t n, int radix) {
   if (in_range(16)) return radix_plan(n, 16);
   if (in_range(32)) return radix_plan(n, 32);
   return auto_radix_plan(n);
+}
+// fft_rows's plan for these knobs: rows_radix_plan(), but in pieces (Knobs::pieces > 1) with radix
+// 0 the smallest of 16, 32 and 64 that keeps a transform within kRowsGroupTarget work items (8192:
+// 32, 16384: 64 x 64 x 4). The NVIDIA driver (580, H100) reports CL_KERNEL_WORK_GROUP_SIZE 256 for
+// fft_rows whatever its registers (32 at 1024 work items too; -cl-nv-maxrregcount changes
+// neither), so that wider groups are skipped there (Pipeline::require_work_groups), though they
+// run and verify when launched (16384 x 4096: radix 32 in 4 pieces, 512 work items, 104
+// registers: 8.5 TFLOP/s against radix 64's 7.6-7.9).
+inline RadixPlan rows_plan(size_t n, const Knobs& k) {
+  if (k.pieces > 1 && k.radix == 0)
+    for (int r : {16, 32, 64})
+      if (n / radix_plan(n, r).radix <= kRowsGroupTarget) return radix_plan(n, r);
+  return rows_radix_plan(n, k.radix);
 }
 
 // Exact power-of-two scale as an OpenCL float literal: 1/n for the inverse, 1 forward.
@@ -154,24 +174,50 @@ struct Pipeline {
   }
 };
 
-// Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local memory.
+// fft_rows's local-memory turns per exchange (PIECES): Knobs::pieces, 0 meaning the current
+// behaviour, 1 (the transform fits; a longer one takes global passes). pieces > 1: one transform
+// per group, n / pieces points in local memory at once, the rest waiting in registers; pieces a
+// power of two up to the radix (a turn moves a block of radix / pieces registers of each work
+// item). Throws where the knob cannot be met; rows_pieces_shortfall() says why first.
+inline std::string rows_pieces_shortfall(size_t n, const Knobs& k) {
+  if (k.pieces == 0) return {};
+  const size_t radix = static_cast<size_t>(rows_plan(n, k).radix);
+  if (k.pieces & (k.pieces - 1) || k.pieces > radix)
+    return "pieces " + std::to_string(k.pieces) + ": not a power of two up to the radix " + std::to_string(radix);
+  if (k.passes != 0) return "pieces (one pass) and passes (global passes) both set";
+  if (n / k.pieces > local_points())
+    return std::to_string(n / k.pieces) + " points per piece: above local memory (" + std::to_string(local_points()) + ")";
+  return {};
+}
+inline size_t rows_pieces(size_t n, const Knobs& k) {
+  if (const std::string why = rows_pieces_shortfall(n, k); !why.empty())
+    throw std::logic_error("fft_rows: n=" + std::to_string(n) + ": " + why);
+  return std::max<size_t>(1, k.pieces);
+}
+
+// Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local
+// memory; one where the transform goes through local memory in pieces.
 inline size_t rows_per_group(size_t n, const Knobs& k) {
-  const RadixPlan plan = rows_radix_plan(n, k.radix);
+  if (k.pieces > 1) return 1;
+  const RadixPlan plan = rows_plan(n, k);
   size_t rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, kRowsGroupTarget / (n / plan.radix));
   while (rows > 1 && rows * padded(n) * 8 > kLocalBytes) rows /= 2;
   return rows;
 }
 
-// The program of fft_rows (twiddle mode resolved).
+// The program of fft_rows (twiddle mode resolved). No register cap: reqd_work_group_size already
+// holds NVIDIA's compiler to 65536 / group size (64 registers at 1024 work items, 104 at 512).
 inline gb::ProgramKey rows_program(size_t n, Dir dir, const Knobs& k) {
-  return {"l1/fft.cl", options(n, rows_radix_plan(n, k.radix), dir, k.twiddle) +
-                           " -DROWS_PER_GROUP=" + std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1 -DBUILD_ROWS"};
+  const size_t pieces = rows_pieces(n, k);
+  return {"l1/fft.cl", options(n, rows_plan(n, k), dir, k.twiddle) + " -DROWS_PER_GROUP=" +
+                           std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1 -DBUILD_ROWS" +
+                           (pieces > 1 ? " -DPIECES=" + std::to_string(pieces) : std::string())};
 }
 
 // fft_rows: `transforms` contiguous length-n transforms, in -> out.
 inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
                         const cl::Buffer& out) {
-  const RadixPlan plan = rows_radix_plan(n, k.radix);
+  const RadixPlan plan = rows_plan(n, k);
   const size_t rows = rows_per_group(n, k), threads = n / plan.radix;
   Stage s;
   s.kernel = gb::session().kernel(rows_program(n, dir, k), "fft_rows");
@@ -334,6 +380,12 @@ inline std::vector<size_t> global_passes(size_t n, size_t passes = 0) {
   }
   return lens;
 }
+// The global passes the knobs plan: one (fft_rows, through local memory in pieces) where
+// Knobs::pieces is set, whatever the length; else as above.
+inline std::vector<size_t> global_passes(size_t n, const Knobs& k) {
+  if (k.pieces > 0) return {n};
+  return global_passes(n, k.passes);
+}
 
 // Twiddle::automatic for a transform of n points: native_cos/native_sin where the transform takes
 // several global passes (the table costs two dependent loads and a complex product per point for
@@ -344,23 +396,29 @@ inline Twiddle twiddle_for(size_t n, Twiddle t) {
   if (t != Twiddle::automatic) return t;
   return global_passes(n).size() > 1 ? Twiddle::native : Twiddle::table;
 }
+// The same for the knobs' plan: a transform taken in one pass in pieces is one kernel (the table).
+inline Twiddle twiddle_for(size_t n, const Knobs& k) {
+  if (k.twiddle != Twiddle::automatic) return k.twiddle;
+  return global_passes(n, k).size() > 1 ? Twiddle::native : Twiddle::table;
+}
 
 // The largest work group pipeline_1d launches for this problem (without building kernels).
 inline size_t largest_work_group(const Problem& p, const Knobs& k) {
-  const auto lens = global_passes(p.nx, k.passes);
-  if (lens.size() == 1) return p.nx / rows_radix_plan(p.nx, k.radix).radix * rows_per_group(p.nx, k);
+  const auto lens = global_passes(p.nx, k);
+  if (lens.size() == 1) return p.nx / rows_plan(p.nx, k).radix * rows_per_group(p.nx, k);
   size_t wg = 0;
   for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
   return wg;
 }
 
-// A batched 1-D transform in -> out: fft_rows when it fits in local memory, else global passes
+// A batched 1-D transform in -> out: fft_rows when it fits in local memory (or Knobs::pieces
+// takes it through local memory in pieces), else global passes
 // in -> (out | tmp) -> ... -> out, the last one writing out and none writing in.
 inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, const cl::Buffer& out,
                             const cl::Buffer& tmp) {
-  k.twiddle = twiddle_for(p.nx, k.twiddle);
+  k.twiddle = twiddle_for(p.nx, k);
   Pipeline pl;
-  const auto lens = global_passes(p.nx, k.passes);
+  const auto lens = global_passes(p.nx, k);
   if (lens.size() == 1) {
     pl.stages.push_back(rows_stage(p.nx, p.batch, p.dir, k, in, out));
     return pl;
@@ -402,7 +460,8 @@ inline std::vector<gb::ProgramKey> pipeline4_programs(const Problem& p) {
 // The code paths a program of fft.cl compiles (read from its build options): per kernel (rows,
 // cols, rows_t, transpose), the DFT sizes of its first and later passes, several first-pass
 // butterflies per work item, 3+ radix passes, transforms or columns per group, local-memory turns
-// (PIECES), the inter-pass twiddle, the contiguous store, interleaved columns, the twiddle source.
+// (PIECES; fft_rows: a transform above local memory, the rotated and relabelling exchanges), the
+// inter-pass twiddle, the contiguous store, interleaved columns, the twiddle source.
 inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
   std::map<std::string, long> d;
   size_t at = 0;
@@ -422,6 +481,12 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
   if (d["ROWS_PER_GROUP"] > 1) paths.insert(kind + ": 2+ transforms per group");
   if (d["COLS_PER_GROUP"] > 1 && kind == "cols") paths.insert("cols: 2+ columns per group");
   if (d["PIECES"] > 1) paths.insert(kind + ": local memory in 2+ turns (PIECES)");
+  if (kind == "rows" && padded(static_cast<size_t>(d["N"])) * 8 > kLocalBytes)
+    paths.insert("rows: transform above local memory (in registers, PIECES turns)");
+  if (kind == "rows" && d["PIECES"] > 1 && d["FIRST_RADIX"] * d["PIECES"] > d["RADIX"])
+    paths.insert("rows: pieces: first exchange rotated (FIRST_RADIX > RADIX / PIECES)");
+  if (kind == "rows" && d["PIECES"] > 1 && d["PASSES"] >= 4)
+    paths.insert("rows: pieces: butterflies relabelled by a middle exchange (4+ radix passes)");
   if (d["GLOBAL_TWIDDLE"] == 1) paths.insert("cols: inter-pass twiddle");
   if (kind == "cols") paths.insert(d["STORE_CONTIGUOUS"] == 1 ? "cols: contiguous store" : "cols: strided store");
   if (d["INTERLEAVE_LOG2"] > 0) paths.insert("cols: interleaved columns");
@@ -429,8 +494,8 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
 
 // The programs pipeline_1d builds, without building them.
 inline std::vector<gb::ProgramKey> programs_1d(const Problem& p, Knobs k) {
-  k.twiddle = twiddle_for(p.nx, k.twiddle);
-  const auto lens = global_passes(p.nx, k.passes);
+  k.twiddle = twiddle_for(p.nx, k);
+  const auto lens = global_passes(p.nx, k);
   if (lens.size() == 1) return {rows_program(p.nx, p.dir, k)};
   std::vector<gb::ProgramKey> keys;
   size_t ns = 1;

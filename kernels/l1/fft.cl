@@ -4,7 +4,8 @@
 //
 // Knobs (build options; the host passes the derived ones):
 //   N               points of the transform done in local memory (fft_rows: the length; fft_cols: P)
-//   RADIX           radix of every pass but the first: 4, 8, 16 or 32; THREADS = N / RADIX per transform
+//   RADIX           radix of every pass but the first: 4, 8, 16 or 32 (fft_rows also 64); THREADS = N / RADIX
+//                   per transform
 //   FIRST_RADIX     radix of the first pass, N = FIRST_RADIX * RADIX^(PASSES - 1); 2..RADIX
 //   PASSES          number of radix passes
 //   SIGN            -1: forward (e^-2pi i nk/N), +1: inverse (unscaled unless SCALE says so)
@@ -14,7 +15,10 @@
 //   COLS_PER_GROUP  fft_cols: adjacent columns per work group (work group = THREADS * COLS_PER_GROUP)
 //   PIECES          fft_cols: local memory holds COLS_PER_GROUP / PIECES columns; each exchange
 //                   between passes goes through it one piece of columns at a time (more columns
-//                   per group, so longer global runs, than local memory holds at once)
+//                   per group, so longer global runs, than local memory holds at once).
+//                   fft_rows (ROWS_PER_GROUP 1, PIECES <= RADIX): local memory holds N / PIECES
+//                   points; each exchange goes through it one piece of points at a time (a
+//                   transform longer than local memory holds, in one pass over global memory)
 //   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
 //   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
 //                   through local memory so that neighbouring work items write neighbouring points
@@ -196,6 +200,45 @@ void dft32(float2* v) {
   }
 }
 
+// 64 = 8 x 8, as dft16: DFT8 over n1 for each n2 (points n2 + 8 n1), twiddles W64^(n2 k1), DFT8
+// over n2; the output lands in natural order k1 + 8 k2. fft_rows only (a transform of 16384 points
+// in 256 work items: 4 x 64 x 64).
+// cos(2 pi e / 64), e = 0..16; sin(2 pi e / 64) = cos(2 pi (16 - e) / 64).
+__constant float kCos64[17] = {1.0f, 0.99518472667219689f, 0.98078528040323043f, 0.95694033573220882f,
+                               0.92387953251128674f, 0.88192126434835503f, 0.83146961230254524f,
+                               0.77301045336273697f, 0.70710678118654752f, 0.63439328416364549f,
+                               0.55557023301960218f, 0.47139673682599764f, 0.38268343236508978f,
+                               0.29028467725446233f, 0.19509032201612826f, 0.09801714032956060f, 0.0f};
+void dft64(float2* v) {
+  float2 a[8][8];
+#pragma unroll
+  for (int n2 = 0; n2 < 8; ++n2) {
+#pragma unroll
+    for (int n1 = 0; n1 < 8; ++n1) a[n2][n1] = v[n2 + 8 * n1];
+    dft8(a[n2]);
+  }
+#pragma unroll
+  for (int n2 = 1; n2 < 8; ++n2)
+#pragma unroll
+    for (int k1 = 1; k1 < 8; ++k1) {
+      // W64^e, e = n2 k1 <= 49: (cos, SIGN sin) of 2 pi e / 64 by quadrant (16 r + m).
+      const int e = n2 * k1, m = e % 16, r = e / 16;
+      const float cm = kCos64[m], sm = kCos64[16 - m];
+      const float c = r == 0 ? cm : r == 1 ? -sm : r == 2 ? -cm : sm;
+      const float sn = r == 0 ? sm : r == 1 ? cm : r == 2 ? -sm : -cm;
+      a[n2][k1] = w16(a[n2][k1], c, sn);
+    }
+#pragma unroll
+  for (int k1 = 0; k1 < 8; ++k1) {
+    float2 b[8];
+#pragma unroll
+    for (int n2 = 0; n2 < 8; ++n2) b[n2] = a[n2][k1];
+    dft8(b);
+#pragma unroll
+    for (int k2 = 0; k2 < 8; ++k2) v[k1 + 8 * k2] = b[k2];
+  }
+}
+
 // ---- twiddles -------------------------------------------------------------------------------
 // exp(SIGN * 2 pi i * m / period) for m < period, period a power of two dividing N. The table
 // holds exp(+2 pi i * m / N), m < N, computed on the host in double.
@@ -245,19 +288,52 @@ float2 global_twiddle(uint e, uint log2_period, uint split, __global const float
 // ---- fft_rows: ROWS_PER_GROUP contiguous transforms of N points per work group ----------------
 // The first pass reads global memory directly (neighbouring work items read neighbouring points),
 // the inner passes exchange through local memory, the last pass writes global memory directly.
+//
+// PIECES > 1 (one transform per group, PIECES <= RADIX): a transform longer than local memory
+// holds. Every point stays in its work item's registers, and each exchange goes through local
+// memory in PIECES turns of PIECE_POINTS points, its register slots in PIECES blocks of PIECE_LOADS
+// (slot x in block x / PIECE_LOADS): in a turn, a work item stores the values of one block of its
+// slots, and after the barrier loads the values of the same block, so that no register is loaded
+// before its value is stored (holding both would take twice the registers). Why the blocks line up:
+// an exchange takes output q of the writer's butterfly (point d + q s, s the sub-transform length
+// before the writer's pass) to input j of the reader's (point id + THREADS j). Point m goes in turn
+//   (m / PIECE_POINTS + ((m / s) % RADIX) / PIECE_LOADS) % PIECES,
+// the block of its input slot j = m / THREADS plus the block of its output slot q = (m / s) % RADIX
+// (s RADIX <= THREADS). For the writer, m / PIECE_POINTS is its butterfly's top field (rot =
+// id / (THREADS / PIECES)); for the reader, the block of q is its butterfly's field at
+// s PIECE_LOADS. So each exchange relabels the butterflies: the work item that wrote as id reads
+// as `next`, id with those two fields swapped (the same where they coincide, as in the last
+// exchange), and both sides rotate by rot: the work item stores and loads block b in turn
+// (b + rot) % PIECES. The first pass's outputs (slot i FIRST_RADIX + q of butterfly t + i THREADS,
+// point (t + i THREADS) FIRST_RADIX + q) are the same with s = 1 and a field of FIRST_RADIX /
+// PIECE_LOADS values (none where FIRST_RADIX <= PIECE_LOADS). In a turn, point m lies at
+// m % PIECE_POINTS. rot is the same over runs of work items (a warp's where its bits lie at or
+// above 32), so the blocks' conditions are mostly uniform branches; every register index stays
+// compile-time.
 #define ROW_SPAN (LIDX(N - 1) + 1)
+#define PIECE_POINTS (N / PIECES)    // fft_rows: points of a transform in local memory at once
+#define PIECE_LOADS (RADIX / PIECES)  // fft_rows: slots per block (stored and loaded per turn)
+#define PIECE_SPAN (LIDX(PIECE_POINTS - 1) + 1)
+#if PIECES == 1
+#define IN_PIECE(m) (m)
+#else
+#define IN_PIECE(m) ((m) % PIECE_POINTS)
+#endif
 
 #if !defined(BUILD_ONE) || defined(BUILD_ROWS)
+#if PIECES > 1 && (ROWS_PER_GROUP != 1 || PIECES > RADIX || (PIECES & (PIECES - 1)))
+#error "fft_rows: PIECES > 1 needs ROWS_PER_GROUP 1 and PIECES a power of two <= RADIX"
+#endif
 __kernel __attribute__((reqd_work_group_size(THREADS * ROWS_PER_GROUP, 1, 1)))
 void fft_rows(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, const uint transforms) {
-  __local float2 lds[ROWS_PER_GROUP * ROW_SPAN];
+  __local float2 lds[ROWS_PER_GROUP * PIECE_SPAN];
   const uint lid = get_local_id(0);
   const uint t = lid % THREADS, row = lid / THREADS;
   const uint transform = get_group_id(0) * ROWS_PER_GROUP + row;
   const bool active = transform < transforms;
   const size_t base = (size_t)min(transform, transforms - 1) * N;
-  __local float2* L = lds + row * ROW_SPAN;
+  __local float2* L = lds + row * PIECE_SPAN;
   float2 v[RADIX];
 
   // Pass 0 (stride 1 so no twiddles): butterfly j = t + i THREADS reads points j + p N/FIRST_RADIX.
@@ -267,31 +343,51 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
     for (int p = 0; p < FIRST_RADIX; ++p) v[i * FIRST_RADIX + p] = in[base + t + THREADS * (i + p * SUB)];
 #pragma unroll
   for (int i = 0; i < SUB; ++i) DFT_FIRST(v + i * FIRST_RADIX);
-#pragma unroll
-  for (int i = 0; i < SUB; ++i)
-#pragma unroll
-    for (int q = 0; q < FIRST_RADIX; ++q) L[LIDX((t + i * THREADS) * FIRST_RADIX + q)] = v[i * FIRST_RADIX + q];
 
+  uint id = t;            // the butterfly this work item does (PIECES > 1: relabelled per exchange)
   uint ns = FIRST_RADIX;  // length of the sub-transforms done so far
 #pragma unroll
   for (int pass = 1; pass < PASSES; ++pass) {
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // Exchange: the previous pass's outputs to this pass's inputs, a piece at a time.
+    const uint ns_prev = ns / RADIX, kp = id & (ns_prev - 1);
+    const uint d = (id - kp) * RADIX + kp;  // pass > 1: outputs d + q ns_prev
+#if PIECES == 1
+    const uint rot = 0, next = id;
+#else
+    const uint width = pass == 1 ? (FIRST_RADIX > PIECE_LOADS ? FIRST_RADIX / PIECE_LOADS : 1) : PIECES;
+    const uint lo = (pass == 1 ? 1 : ns_prev) * PIECE_LOADS, hi = THREADS / width;
+    const uint rot = id / hi, field = (id / lo) % width;
+    const uint next = id + (rot - field) * lo + (field - rot) * hi;  // fields at hi and lo swapped
+#endif
 #pragma unroll
-    for (int p = 0; p < RADIX; ++p) v[p] = L[LIDX(t + THREADS * p)];
-    const uint k = t & (ns - 1);
+    for (int turn = 0; turn < PIECES; ++turn) {
+      if (pass > 1 || turn > 0) barrier(CLK_LOCAL_MEM_FENCE);  // readers of the last turn done
+#pragma unroll
+      for (int b = 0; b < PIECES; ++b)
+        if (((b + rot) & (PIECES - 1)) == (uint)turn)
+#pragma unroll
+          for (int r = 0; r < PIECE_LOADS; ++r) {
+            const int sl = b * PIECE_LOADS + r;
+            if (pass == 1)
+              L[LIDX(IN_PIECE((id + (sl / FIRST_RADIX) * THREADS) * FIRST_RADIX) + sl % FIRST_RADIX)] = v[sl];
+            else
+              L[LIDX(IN_PIECE(d) + sl * ns_prev)] = v[sl];
+          }
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (int b = 0; b < PIECES; ++b)
+        if (((b + rot) & (PIECES - 1)) == (uint)turn)
+#pragma unroll
+          for (int r = 0; r < PIECE_LOADS; ++r) v[b * PIECE_LOADS + r] = L[LIDX(next + THREADS * r)];
+    }
+    id = next;
+    const uint k = id & (ns - 1);
 #pragma unroll
     for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
     DFT_MAIN(v);
-    if (pass == PASSES - 1) {
-      if (active)
+    if (pass == PASSES - 1 && active)
 #pragma unroll
-        for (int q = 0; q < RADIX; ++q) out[base + t + THREADS * q] = v[q] * SCALE;
-    } else {
-      barrier(CLK_LOCAL_MEM_FENCE);
-      const uint d = (t - k) * RADIX + k;
-#pragma unroll
-      for (int q = 0; q < RADIX; ++q) L[LIDX(d + q * ns)] = v[q];
-    }
+      for (int q = 0; q < RADIX; ++q) out[base + id + THREADS * q] = v[q] * SCALE;
     ns *= RADIX;
   }
 }
@@ -310,17 +406,17 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // Interleaved transforms (INTERLEAVE_LOG2, the 2-D column FFT split into global passes): stride
 // and ns_global come multiplied by the width, so neighbouring j are neighbouring x of one row.
 #define COLS_IN_LDS (COLS_PER_GROUP / PIECES)
+#define COL_SPAN (LIDX(N * COLS_IN_LDS - 1) + 1 + COLS_IN_LDS)
+#define CIDX(m, c) LIDX((m) * COLS_IN_LDS + (c))
+#define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
+
+#if !defined(BUILD_ONE) || defined(BUILD_COLS)
 #if COLS_IN_LDS * PIECES != COLS_PER_GROUP
 #error "PIECES must divide COLS_PER_GROUP"
 #endif
 #if STORE_CONTIGUOUS && PIECES != 1
 #error "STORE_CONTIGUOUS needs every column in local memory (PIECES 1)"
 #endif
-#define COL_SPAN (LIDX(N * COLS_IN_LDS - 1) + 1 + COLS_IN_LDS)
-#define CIDX(m, c) LIDX((m) * COLS_IN_LDS + (c))
-#define SIDX(c, q) (LIDX((c) * N + (q)) + (c))
-
-#if !defined(BUILD_ONE) || defined(BUILD_COLS)
 __kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
 void fft_cols(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, __global const float2* restrict global_table,
