@@ -309,12 +309,18 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 #ifndef BATCH
 #define BATCH 8
 #endif
+#ifndef REDUCE_BATCH
+#define REDUCE_BATCH BATCH  // the reduce's rows of loads in flight (it keeps no table per batch)
+#endif
 #define TC (16 * NX)
 #define TSTRIDE (NX + 1)                    // odd: items reading down a table column hit distinct banks
 #define RPARTS (NX >= TR ? NX / TR : 1)     // reduce: items summing each tile row
 #define RLEN (NX / RPARTS)                  // reduce: entries each of them sums
 #define SCAN_COLS 32
 #define SCAN_SEGS 8
+#if TR % REDUCE_BATCH != 0
+#error "REDUCE_BATCH must divide TR"
+#endif
 #if NX % BATCH != 0 || TR % BATCH != 0 || (NX % TR != 0 && TR % NX != 0)
 #error "BATCH must divide NX and TR, and one of NX and TR the other"
 #endif
@@ -388,15 +394,15 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
   const uint lid = get_local_id(0), tx = get_group_id(0), ty = get_group_id(1), ntx = get_num_groups(0);
   const uint x = tx * TC + lid * 16, y0 = ty * TR;
   uint lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
-  for (uint yb = 0; yb < TR; yb += BATCH) {
-    uint4 px[BATCH];
+  for (uint yb = 0; yb < TR; yb += REDUCE_BATCH) {
+    uint4 px[REDUCE_BATCH];
 #pragma unroll
-    for (uint r = 0; r < BATCH; ++r) {
+    for (uint r = 0; r < REDUCE_BATCH; ++r) {
       const uint y = y0 + yb + r;
       px[r] = y < height ? tiles_load16(in, (size_t)y * width + x, x, width) : (uint4)(0);
     }
 #pragma unroll
-    for (uint r = 0; r < BATCH; ++r) {
+    for (uint r = 0; r < REDUCE_BATCH; ++r) {
       rt[(yb + r) * TSTRIDE + lid] = tiles_sum16(px[r]);
 #pragma unroll
       for (uint m = 0; m < 4; ++m) lo[m] += LO8(PX_WORD(px[r], m)), hi[m] += HI8(PX_WORD(px[r], m));
