@@ -147,7 +147,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     // (radix, pieces) of 16384 at sizes >= 2: radix 32 (512 work items, 104 registers on NVIDIA)
     // in 4 turns, radix 64 (256 items, 184 registers; the default's radix) in 8. A group the kernel
     // cannot take (CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's 256, see fft::rows_plan) is skipped when
-    // built. (Radix 16, 1024 items, ran at 6.4 TFLOP/s on the H100: docs/PERFORMANCE.md run 82.)
+    // built (radix 16, 1024 items, was slower still where launched: docs/PERFORMANCE.md, run 82).
     // Sweep points: not in the default run.
     if (size >= 2)
       for (auto [radix, pieces] : {std::pair<int, size_t>{32, 4}, {64, 8}}) {

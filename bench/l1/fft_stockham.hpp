@@ -102,8 +102,7 @@ inline RadixPlan rows_radix_plan(size_t n, int radix) {
 // 32, 16384: 64 x 64 x 4). The NVIDIA driver (580, H100) reports CL_KERNEL_WORK_GROUP_SIZE 256 for
 // fft_rows whatever its registers (32 at 1024 work items too; -cl-nv-maxrregcount changes
 // neither), so that wider groups are skipped there (Pipeline::require_work_groups), though they
-// run and verify when launched (16384 x 4096: radix 32 in 4 pieces, 512 work items, 104
-// registers: 8.5 TFLOP/s against radix 64's 7.6-7.9).
+// run and verify when launched (docs/PERFORMANCE.md, run 82).
 inline RadixPlan rows_plan(size_t n, const Knobs& k) {
   if (k.pieces > 1 && k.radix == 0)
     for (int r : {16, 32, 64})

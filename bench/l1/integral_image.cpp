@@ -38,7 +38,7 @@ constexpr TileShape kTileShapesSum[] = {{64, 32}, {64, 64}, {64, 16}, {128, 32},
                     kTileShapesSq[] = {{64, 32}, {128, 32}};
 constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 // The reduce's rows of loads in flight (REDUCE_BATCH; it keeps no per-batch table, so it can take
-// more than the write): 16 for out:sum was 2 us faster than 8 on the H200 (run 83), 32 slower.
+// more than the write): 16 for out:sum, the fastest of 8, 16 and 32 (docs/PERFORMANCE.md, run 83).
 constexpr size_t kReduceBatchSum = 16;
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
 constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
