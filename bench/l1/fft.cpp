@@ -16,7 +16,6 @@ struct Params {
   fft::Problem problem;
   fft::Knobs knobs;
   int size_class;
-  gb::DefaultRun in_default_run = gb::DefaultRun::yes;  // no: a sweep point (--all_sweeps or a filter)
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -77,7 +76,7 @@ void add(const std::string& name, const Params& p) {
     auto keys = fft::programs_1d(p.problem, p.knobs);
     for (auto& key : fft::programs_1d(back, p.knobs)) keys.push_back(key);
     return keys;
-  }, p.in_default_run);
+  });
 }
 
 // The library variants' lengths, and at size 1 (CI) three more for the radix plans a GPU's
@@ -144,23 +143,8 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       Params p{fft::Problem{2048, 1, 32, fft::Dir::inverse}, k, size};
       add(fft::name("stockham", p.problem, size, {{"radix", "8"}, {"pieces", "4"}}), p);
     }
-    // (radix, pieces) of 16384 at sizes >= 2: radix 32 (512 work items, 104 registers on NVIDIA)
-    // in 4 turns, radix 64 (256 items, 184 registers; the default's radix) in 8. A group the kernel
-    // cannot take (CL_KERNEL_WORK_GROUP_SIZE: NVIDIA's 256, see fft::rows_plan) is skipped when
-    // built (radix 16, 1024 items, was slower still where launched: docs/PERFORMANCE.md, run 82).
-    // Sweep points: not in the default run.
-    if (size >= 2)
-      for (auto [radix, pieces] : {std::pair<int, size_t>{32, 4}, {64, 8}}) {
-        const size_t n = size_t(1) << 14;
-        fft::Knobs fewest;
-        fewest.pieces = fft::fewest_pieces(n);
-        if (radix == fft::rows_plan(n, fewest).radix && pieces == fewest.pieces) continue;  // the above
-        fft::Knobs k;
-        k.radix = radix;
-        k.pieces = pieces;
-        Params p{fft::problem_1d(n, fft::Dir::forward, size), k, size, gb::DefaultRun::no};
-        add(fft::name("stockham", p.problem, size, {{"radix", std::to_string(radix)}, {"pieces", std::to_string(pieces)}}), p);
-      }
+    // Other (radix, pieces) of 16384 are not registered: on NVIDIA's driver, the one GPU measured,
+    // they are skipped (groups above 256) or slower (docs/PERFORMANCE.md, run 82).
   }
 
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
