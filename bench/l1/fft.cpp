@@ -117,7 +117,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     add(fft::name("stockham", p.problem, size, {{"passes", "3"}}), p);
   }
 
-  // One pass over memory for lengths above local memory (16384, and 8192 at sizes >= 2): fft_rows
+  // One pass over memory for lengths above local memory (16384, and 8192 forward at sizes >= 2): fft_rows
   // holding the transform in its work items' registers, each exchange through local memory in
   // `pieces` turns (the fewest for 48 KiB: 16384 in 4, 8192 in 2), against the default's two
   // global passes; radix by fft::rows_plan (256 work items: 16384 radix 64, 8192 radix 32). At
@@ -126,16 +126,14 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   // in pieces (fft_rows in fft.cl) runs on a short length, in a batch of 32 (64 Ki points, as the
   // 2-D cases: what Oclgrind runs, tests/oclgrind).
   {
-    std::vector<size_t> long_lengths{size_t(1) << 14};
-    if (size >= 2) long_lengths.insert(long_lengths.begin(), size_t(1) << 13);
-    for (size_t n : long_lengths)
-      for (fft::Dir dir : fft::kDir.all()) {
-        if (n != (size_t(1) << 14) && dir != fft::Dir::forward) continue;  // 8192: forward only
-        fft::Knobs k;
-        k.pieces = fft::fewest_pieces(n);
-        Params p{fft::problem_1d(n, dir, size), k, size};
-        add(fft::name("stockham", p.problem, size, {{"pieces", std::to_string(k.pieces)}}), p);
-      }
+    std::vector<std::pair<size_t, fft::Dir>> long_ones{{16384, fft::Dir::forward}, {16384, fft::Dir::inverse}};
+    if (size >= 2) long_ones.insert(long_ones.begin(), {8192, fft::Dir::forward});
+    for (const auto& [n, dir] : long_ones) {
+      fft::Knobs k;
+      k.pieces = fft::fewest_pieces(n);
+      Params p{fft::problem_1d(n, dir, size), k, size};
+      add(fft::name("stockham", p.problem, size, {{"pieces", std::to_string(k.pieces)}}), p);
+    }
     if (size == 1) {
       fft::Knobs k;
       k.radix = 8;

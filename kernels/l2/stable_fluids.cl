@@ -16,6 +16,15 @@ float bilinear(__global const float* restrict f, int x0, int y0, float fx, float
   return (1.0f - fy) * ((1.0f - fx) * a + fx * b) + fy * ((1.0f - fx) * c + fx * d);
 }
 
+// (u, v, d) interpolated at the point (px, py).
+float3 sample_at(__global const float* restrict u, __global const float* restrict v,
+                 __global const float* restrict d, const float px, const float py) {
+  const float flx = floor(px), fly = floor(py);
+  const int x0 = (int)flx, y0 = (int)fly;
+  const float fx = px - flx, fy = py - fly;
+  return (float3)(bilinear(u, x0, y0, fx, fy), bilinear(v, x0, y0, fx, fy), bilinear(d, x0, y0, fx, fy));
+}
+
 // Each cell takes the values found dt * u upstream.
 __kernel void stable_fluids_advect(__global const float* restrict u, __global const float* restrict v,
                                    __global const float* restrict d, __global float* restrict u_out,
@@ -24,13 +33,10 @@ __kernel void stable_fluids_advect(__global const float* restrict u, __global co
   const int x = get_global_id(0), y = get_global_id(1);
   if (x >= NX || y >= NY) return;
   const int i = y * NX + x;
-  const float px = (float)x - dt * u[i], py = (float)y - dt * v[i];
-  const float flx = floor(px), fly = floor(py);
-  const int x0 = (int)flx, y0 = (int)fly;
-  const float fx = px - flx, fy = py - fly;
-  u_out[i] = bilinear(u, x0, y0, fx, fy);
-  v_out[i] = bilinear(v, x0, y0, fx, fy);
-  d_out[i] = bilinear(d, x0, y0, fx, fy);
+  const float3 s = sample_at(u, v, d, (float)x - dt * u[i], (float)y - dt * v[i]);
+  u_out[i] = s.x;
+  v_out[i] = s.y;
+  d_out[i] = s.z;
 }
 
 // div = forward-difference divergence; p = the first Jacobi iterate from p = 0 (-div / 4).
@@ -78,11 +84,6 @@ __kernel void stable_fluids_project(__global float* restrict u, __global float* 
   if (xv >= NX / 4 || y0 >= NY) return;                           \
   const int x0 = 4 * xv
 
-float bilinear_at(__global const float* restrict f, const float px, const float py) {
-  const float flx = floor(px), fly = floor(py);
-  return bilinear(f, (int)flx, (int)fly, px - flx, py - fly);
-}
-
 __kernel void stable_fluids_advect_blocked(__global const float* restrict u, __global const float* restrict v,
                                            __global const float* restrict d, __global float* restrict u_out,
                                            __global float* restrict v_out, __global float* restrict d_out,
@@ -97,19 +98,11 @@ __kernel void stable_fluids_advect_blocked(__global const float* restrict u, __g
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
     const float4 px = (float4)(x0, x0 + 1, x0 + 2, x0 + 3) - dt * uc[r], py = (float)(y0 + r) - dt * vc[r];
-    float4 uo, vo, dout;
-#define ADVECT_LANE(s)                      \
-  uo.s = bilinear_at(u, px.s, py.s);     \
-  vo.s = bilinear_at(v, px.s, py.s);     \
-  dout.s = bilinear_at(d, px.s, py.s)
-    ADVECT_LANE(x);
-    ADVECT_LANE(y);
-    ADVECT_LANE(z);
-    ADVECT_LANE(w);
-#undef ADVECT_LANE
-    OUT4(u_out, y0 + r) = uo;
-    OUT4(v_out, y0 + r) = vo;
-    OUT4(d_out, y0 + r) = dout;
+    const float3 s0 = sample_at(u, v, d, px.x, py.x), s1 = sample_at(u, v, d, px.y, py.y);
+    const float3 s2 = sample_at(u, v, d, px.z, py.z), s3 = sample_at(u, v, d, px.w, py.w);
+    OUT4(u_out, y0 + r) = (float4)(s0.x, s1.x, s2.x, s3.x);
+    OUT4(v_out, y0 + r) = (float4)(s0.y, s1.y, s2.y, s3.y);
+    OUT4(d_out, y0 + r) = (float4)(s0.z, s1.z, s2.z, s3.z);
   }
 }
 
