@@ -1,5 +1,5 @@
 // L1/GEMM: C = A*B, row-major, float (and double with cl_khr_fp64), by a naive, a local-memory
-// tiled and a register-blocked kernel over work-group shapes. FLOPs per unit 2*m*n*k.
+// tiled, a register-blocked and a warp-tiled kernel over work-group shapes. FLOPs per unit 2*m*n*k.
 #include "gemm.hpp"
 
 #include <algorithm>
@@ -154,8 +154,11 @@ namespace {
 using gemm::Shape;
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, tiled, regblock };
-const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"}, {Variant::tiled, "tiled"}, {Variant::regblock, "regblock"}}};
+enum class Variant { naive, tiled, regblock, warptile };
+const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"},
+                                      {Variant::tiled, "tiled"},
+                                      {Variant::regblock, "regblock"},
+                                      {Variant::warptile, "warptile"}}};
 
 const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
 constexpr size_t kTiledTileK = 16;
@@ -177,6 +180,27 @@ constexpr size_t kRegblockTileKs[] = {max_tile_k<double>(), max_tile_k<float>()}
 const gb::WorkGroup kRegblockFloatShape{32, 8, 1, 2};
 constexpr int kNvidiaMaxRegisters = 128;
 
+// Warp-tiled: regblock's blocks and vectors (kWpt x kWpt per work item, vector_width<T>()), each
+// warp of kWarpLanes work items a lanes_m x lanes_n lane grid over a compact warp tile, blocks run
+// in bands of group_m block rows. Per type, from the lent H200 at 8192^3: lanes filled two rows at
+// a time gain 2-5% over rows of lanes (cheaper local reads); float runs best in 8x16 groups
+// (128x64 blocks, 167 registers, three groups per SM: 44.4-45.0 TFLOP/s, 41.6 at 16x16, regblock
+// 43.6), double at 16x16 (23.2, regblock 22.4; K step 16 would not fit 48 KiB of local memory).
+// The band height (1, 4, 8, 16) moves either by 1% at most, with no consistent sign: L2 is not
+// what limits them at 8192^3.
+struct WarptileKnobs {
+  size_t lanes_m, lanes_n;  // the lane grid
+  size_t lane_ilv;          // lane rows filled together (LANE_ILV)
+  size_t max_tile_k;        // K per step, less where local memory is short
+  size_t group_m;           // block rows per band of the block order
+  gb::WorkGroup shape;      // the group the GPUs prefer, run beside the default 16x16
+};
+template <typename T>
+constexpr WarptileKnobs warptile_knobs() {
+  return sizeof(T) == 8 ? WarptileKnobs{4, 8, 2, 8, 4, {16, 16, 1, 2}} : WarptileKnobs{4, 8, 2, 16, 1, {8, 16, 1, 2}};
+}
+constexpr size_t kWarpLanes = 32;
+
 struct Params {
   Variant variant;
   Shape shape;
@@ -185,7 +209,8 @@ struct Params {
   int size_class;
 };
 
-// Local memory of the tiled and register-blocked kernels (as kernels/l1/gemm.cl declares it).
+// Local memory of the tiled, register-blocked and warp-tiled kernels (as kernels/l1/gemm.cl
+// declares it; warptile's tiles are regblock's).
 size_t tiled_local_bytes(const gb::WorkGroup& wg, size_t tile_k, size_t element) {
   return (wg.y * (tile_k + 1) + tile_k * wg.x) * element;
 }
@@ -194,12 +219,25 @@ size_t regblock_local_bytes(const gb::WorkGroup& wg, size_t tile_k) {
   return 2 * tile_k * ((wg.y * kWpt + vector_width<T>()) + wg.x * kWpt) * sizeof(T);
 }
 
-// The longest K step (from the type's longest down to the vector width) whose tiles fit in local
-// memory; 0 if none does.
+// Why the warp-tiled kernel cannot take a group: its warps must tile the block (the kernel's
+// #error), at warps of kWarpLanes work items for the speed it is written for.
 template <typename T>
-size_t regblock_tile_k(const gb::WorkGroup& wg) {
+std::optional<std::string> warptile_misfit(const gb::WorkGroup& wg) {
+  constexpr WarptileKnobs kn = warptile_knobs<T>();
+  static_assert(kn.lanes_m * kn.lanes_n == kWarpLanes && kn.lanes_m % kn.lane_ilv == 0, "a lane grid is one warp of whole interleaves");
+  if (wg.y % kn.lanes_m != 0 || wg.x % kn.lanes_n != 0)
+    return "the group is no whole number of " + std::to_string(kWarpLanes) + "-item warps of " +
+           std::to_string(kn.lanes_m) + "x" + std::to_string(kn.lanes_n) + " lanes (WG_Y must be a multiple of " +
+           std::to_string(kn.lanes_m) + ", WG_X of " + std::to_string(kn.lanes_n) + ")";
+  return std::nullopt;
+}
+
+// The longest K step (from `longest` down to the vector width) whose tiles fit in local memory;
+// 0 if none does.
+template <typename T>
+size_t regblock_tile_k(const gb::WorkGroup& wg, size_t longest) {
   const size_t local = gb::session().info().local_mem_bytes;
-  for (size_t tk = max_tile_k<T>(); tk >= vector_width<T>(); tk /= 2)
+  for (size_t tk = longest; tk >= vector_width<T>(); tk /= 2)
     if (regblock_local_bytes<T>(wg, tk) <= local) return tk;
   return 0;
 }
@@ -228,6 +266,15 @@ gb::ProgramKey program_of(const Params& p) {
       if (sizeof(T) == 4 && p.wg.size() == 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
         options += " -cl-nv-maxrregcount=" + std::to_string(kNvidiaMaxRegisters);
       break;
+    case Variant::warptile: {
+      constexpr WarptileKnobs kn = warptile_knobs<T>();
+      options += " -DONLY_WARPTILE -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
+                 " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
+                 " -DVW=" + std::to_string(vector_width<T>()) + " -DWT_TILE_K=" + std::to_string(p.tile_k) +
+                 " -DLANES_M=" + std::to_string(kn.lanes_m) + " -DLANES_N=" + std::to_string(kn.lanes_n) +
+                 " -DLANE_ILV=" + std::to_string(kn.lane_ilv) + " -DGROUP_M=" + std::to_string(kn.group_m);
+      break;
+    }
   }
   return {"l1/gemm.cl", options};
 }
@@ -240,7 +287,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + kVariant.label(p.variant));
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
-  if (p.variant == Variant::regblock) {
+  if (p.variant == Variant::regblock || p.variant == Variant::warptile) {
     const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
     run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x, (sh.m + tile_m - 1) / tile_m * p.wg.y);
   } else {
@@ -273,12 +320,12 @@ void run(benchmark::State& state, const Params& p) {
 
 // ---- registration ----------------------------------------------------------------------------
 // The seed's sweep, (N,1) ... (1,N) for N = 64 ... 1024, at one problem per size class (at size 1
-// only N = 64, to keep PoCL quick). Register-blocked kernels hold 64 accumulators per work item,
-// so their sweep stops at 256 work items (a GPU's register file allows no more).
+// only N = 64, to keep PoCL quick). Register-blocked and warp-tiled kernels hold 64 accumulators
+// per work item, so their sweep stops at 256 work items (a GPU's register file allows no more).
 std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
   const auto& d = gb::session().info();
   const size_t lo = 64;
-  const size_t hi = size_class == 1 ? 64 : v == Variant::regblock ? 256 : 1024;
+  const size_t hi = size_class == 1 ? 64 : v == Variant::regblock || v == Variant::warptile ? 256 : 1024;
   gb::SweepLimits limits{std::min(hi, d.max_work_group_size),
                          {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, lo};
   auto shapes = gb::work_group_shapes(2, limits, v == Variant::naive);
@@ -290,22 +337,30 @@ std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
   return shapes;
 }
 
+// The groups a variant runs on a problem: the default 16x16 (and the driver's choice for naive),
+// the group the GPUs prefer for register-blocked float and warp-tiled, or the whole sweep.
+template <typename T>
+std::vector<gb::WorkGroup> shapes_of(Variant v, const Shape& s, int size_class) {
+  if (s == gemm::sweep_problem(size_class)) return sweep(v, size_class);
+  std::vector<gb::WorkGroup> shapes = {kDefaultShape};
+  if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
+  if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(kRegblockFloatShape);
+  if (v == Variant::warptile && size_class > 1 && warptile_knobs<T>().shape.label() != kDefaultShape.label())
+    shapes.push_back(warptile_knobs<T>().shape);
+  return shapes;
+}
+
 template <typename T>
 void register_type(int size_class) {
   const auto& d = gb::session().info();
   const char* type = gemm::type_name<T>();
   for (const Shape& s : gemm::problems(size_class)) {
-    const bool swept = s == gemm::sweep_problem(size_class);
     if (auto why = gemm::too_big(s, sizeof(T))) {
       gb::skip_variant(gemm::bench_name("*", type, s, "", size_class), *why);
       continue;
     }
     for (Variant v : kVariant.all()) {
-      std::vector<gb::WorkGroup> shapes = {kDefaultShape};
-      if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
-      if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(kRegblockFloatShape);
-      if (swept) shapes = sweep(v, size_class);
-      for (const auto& wg : shapes) {
+      for (const auto& wg : shapes_of<T>(v, s, size_class)) {
         const std::string name = gemm::bench_name(kVariant.label(v), type, s, wg.label(), size_class);
         size_t tile_k = 0;
         if (v == Variant::tiled) {
@@ -314,8 +369,12 @@ void register_type(int size_class) {
             gb::skip_variant(name, "its tiles exceed the device's local memory");
             continue;
           }
-        } else if (v == Variant::regblock) {
-          tile_k = regblock_tile_k<T>(wg);
+        } else if (v == Variant::regblock || v == Variant::warptile) {
+          if (auto why = v == Variant::warptile ? warptile_misfit<T>(wg) : std::nullopt) {
+            gb::skip_variant(name, *why);
+            continue;
+          }
+          tile_k = regblock_tile_k<T>(wg, v == Variant::warptile ? warptile_knobs<T>().max_tile_k : max_tile_k<T>());
           if (tile_k == 0) {
             gb::skip_variant(name, "its tiles exceed the device's local memory");
             continue;
@@ -337,10 +396,32 @@ void register_type(int size_class) {
   }
 }
 
-// The edge and K-loop paths of the three kernels over the problems of a size class, at the
-// default 16x16 group (regblock: 128x128 blocks, K steps of each type's max_tile_k).
+// Warp-tiled: the edge, K-loop and band paths over every group it runs on each problem (the
+// sweep's small blocks make several bands of block rows at size 1).
+template <typename T>
+void warptile_paths(gb::PathSet& paths, int size_class) {
+  constexpr WarptileKnobs kn = warptile_knobs<T>();
+  for (const Shape& s : gemm::problems(size_class)) {
+    for (const auto& wg : shapes_of<T>(Variant::warptile, s, size_class)) {
+      const size_t tk = regblock_tile_k<T>(wg, kn.max_tile_k);
+      if (warptile_misfit<T>(wg) || wg.size() > gb::session().info().max_work_group_size || tk == 0) continue;
+      const size_t tile_m = wg.y * kWpt, tile_n = wg.x * kWpt, blocks_m = (s.m + tile_m - 1) / tile_m;
+      gb::path_if(paths, s.m % tile_m != 0 || s.n % tile_n != 0, "warptile: partial blocks at the edges");
+      gb::path_if(paths, s.m >= tile_m && s.n >= tile_n, "warptile: whole blocks");
+      gb::path_if(paths, s.k > 2 * tk, "warptile: 3+ K steps (double-buffered loads)");
+      gb::path_if(paths, s.k % tk != 0, "warptile: partial last K step");
+      gb::path_if(paths, blocks_m > kn.group_m, "warptile: 2+ bands of block rows");
+      gb::path_if(paths, blocks_m % kn.group_m != 0, "warptile: a last band of fewer than group_m block rows");
+    }
+  }
+}
+
+// The edge and K-loop paths of the kernels over the problems of a size class, at the default
+// 16x16 group (regblock: 128x128 blocks, K steps of each type's max_tile_k), and warptile's.
 gb::PathSet code_paths(int size_class, size_t) {
   gb::PathSet paths;
+  warptile_paths<float>(paths, size_class);
+  if (gb::session().info().has_fp64()) warptile_paths<double>(paths, size_class);
   const size_t rb = kDefaultShape.x * kWpt;
   for (const Shape& s : gemm::problems(size_class)) {
     gb::path_if(paths, s.m % kDefaultShape.y != 0 || s.n % kDefaultShape.x != 0, "naive and tiled: partial tiles at the edges");

@@ -1,5 +1,6 @@
 // Matrix multiply C = A*B, row-major, TYPE float or double: a naive kernel, a local-memory tiled
-// one, and a register-blocked one with vector loads. Knobs are build options (defaults below).
+// one, a register-blocked one with vector loads, and a warp-tiled one. Knobs are build options
+// (defaults below).
 //
 // Every kernel takes M, N, K and leading dimensions lda, ldb, ldc in elements. The host rounds
 // the leading dimensions up to a multiple of 4 and zero-fills the padding, so that a row starts
@@ -16,12 +17,13 @@
 #define CAT(a, b) CAT_(a, b)
 
 // A build compiles one variant's kernel when the host names it (-DONLY_NAIVE, -DONLY_TILED,
-// -DONLY_REGBLOCK): compiling all three for every shape would triple the compiler's work.
-// Without one, every variant (gemm_marker is always there).
-#if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK)
+// -DONLY_REGBLOCK, -DONLY_WARPTILE): compiling all four for every shape would quadruple the
+// compiler's work. Without one, every variant (gemm_marker is always there).
+#if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK) && !defined(ONLY_WARPTILE)
 #define ONLY_NAIVE
 #define ONLY_TILED
 #define ONLY_REGBLOCK
+#define ONLY_WARPTILE
 #endif
 
 // ---- naive: one work item per element of C, operands straight from global memory --------------
@@ -269,6 +271,181 @@ void gemm_regblock(const int M, const int N, const int K,
   }
 }
 #endif  // ONLY_REGBLOCK
+
+// ---- warp-tiled: regblock's block tile, K steps and staging (the same knobs, but WT_TILE_K for
+// the step), with the work items mapped onto the block by warps. LANES = LANES_M x LANES_N
+// consecutive work items (a warp; the warp size is only a knob: any sub-group size computes the
+// right C, only the speed assumes 32) form a lane grid over a compact warp tile of
+// (LANES_M*WPT_M) x (LANES_N*WPT_N); a lane's WPT_M x WPT_N are VEC_M x VEC_N sub-blocks of
+// VW x VW, LANES_M*VW rows and LANES_N*VW columns apart. Per k and sub-block a warp reads
+// LANES_M neighbouring vectors of As and LANES_N of Bs.
+#ifndef LANES_M
+#define LANES_M 4
+#endif
+#ifndef LANES_N
+#define LANES_N 8
+#endif
+// Lanes fill the grid LANE_ILV rows at a time, column by column (CUTLASS's interleaved lane
+// layout). What a warp's 16-byte local read costs depends on which lanes share an address, not
+// only on how many distinct ones it reads: on the H200 the 4x8 grid filled row by row reads Bs in
+// 4 cycles per warp (as 32 distinct vectors take) and As in 2.2; filled two rows at a time, both
+// in 2.2.
+#ifndef LANE_ILV
+#define LANE_ILV 2
+#endif
+#ifndef WT_TILE_K
+#define WT_TILE_K 16
+#endif
+// Blocks run in bands of GROUP_M block rows, column by column (Triton's grouped order): the
+// blocks resident at once share fewer strips of A and B in L2 than a whole block row, which
+// reads all of B.
+#ifndef GROUP_M
+#define GROUP_M 4
+#endif
+
+#ifdef ONLY_WARPTILE
+#define LANES (LANES_M * LANES_N)
+#define WARP_M (LANES_M * WPT_M)  // the warp tile
+#define WARP_N (LANES_N * WPT_N)
+#define WARPS_N (TILE_N / WARP_N)  // warp tiles per row of the block
+#define WT_A_VECS (TILE_M * WT_TILE_K / VW)
+#define WT_B_VECS (WT_TILE_K * TILE_N / VW)
+#define WT_A_LOADS ((WT_A_VECS + THREADS - 1) / THREADS)
+#define WT_B_LOADS ((WT_B_VECS + THREADS - 1) / THREADS)
+#if WG_Y % LANES_M != 0 || WG_X % LANES_N != 0
+#error "the block must be whole warp tiles: WG_Y a multiple of LANES_M, WG_X of LANES_N"
+#endif
+#if LANES_M % LANE_ILV != 0
+#error "LANES_M must be a multiple of LANE_ILV"
+#endif
+#if WT_TILE_K % VW != 0
+#error "WT_TILE_K must be a multiple of VW"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
+void gemm_warptile(const int M, const int N, const int K,
+                   __global const TYPE* restrict A, const int lda,
+                   __global const TYPE* restrict B, const int ldb,
+                   __global TYPE* restrict C, const int ldc) {
+  __local TYPEV As[2][WT_TILE_K][AS_VECS];  // As[buf][k][m / VW]
+  __local TYPEV Bs[2][WT_TILE_K][BS_VECS];  // Bs[buf][k][n / VW]
+  const int lid = get_local_id(1) * WG_X + get_local_id(0);
+
+  // The launch order of groups (x fastest) walks the bands; the last band may be shorter.
+  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
+  const int block = get_group_id(1) * blocks_n + get_group_id(0);
+  const int first_m = block / (GROUP_M * blocks_n) * GROUP_M;
+  const int band_m = min(blocks_m - first_m, GROUP_M);
+  const int in_band = block - first_m * blocks_n;
+  const int row0 = (first_m + in_band % band_m) * TILE_M, col0 = in_band / band_m * TILE_N;
+
+  // The lane's first vector of As and of Bs: its warp tile's corner, then its place in the grid.
+  const int warp = lid / LANES, lane = lid % LANES;
+  const int a_vec = (warp / WARPS_N) * (WARP_M / VW) + lane / (LANE_ILV * LANES_N) * LANE_ILV + lane % LANE_ILV;
+  const int b_vec = (warp % WARPS_N) * (WARP_N / VW) + lane / LANE_ILV % LANES_N;
+
+  TYPEV acc[WPT_M][VEC_N];
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+    for (int j = 0; j < VEC_N; ++j) acc[i][j] = 0;
+
+  // The work item's share of each step's tiles, as in regblock.
+  TYPEV ra[WT_A_LOADS], rb[WT_B_LOADS];
+  int a_row[WT_A_LOADS], a_col[WT_A_LOADS], b_row[WT_B_LOADS], b_col[WT_B_LOADS];
+  bool a_in[WT_A_LOADS], b_in[WT_B_LOADS];
+#pragma unroll
+  for (int l = 0; l < WT_A_LOADS; ++l) {
+    const int i = lid + l * THREADS;
+    a_row[l] = i / (WT_TILE_K / VW);
+    a_col[l] = (i % (WT_TILE_K / VW)) * VW;
+    a_in[l] = (WT_A_VECS % THREADS == 0 || i < WT_A_VECS) && row0 + a_row[l] < M;
+  }
+#pragma unroll
+  for (int l = 0; l < WT_B_LOADS; ++l) {
+    const int i = lid + l * THREADS;
+    b_row[l] = i / BS_VECS;
+    b_col[l] = (i % BS_VECS) * VW;
+    b_in[l] = (WT_B_VECS % THREADS == 0 || i < WT_B_VECS) && col0 + b_col[l] < N;
+  }
+  __global const TYPE* a_base = A + (size_t)row0 * lda;
+  __global const TYPE* b_base = B + col0;
+
+#pragma unroll
+  for (int l = 0; l < WT_A_LOADS; ++l)
+    ra[l] = a_in[l] && a_col[l] < K
+                ? *(__global const TYPEV*)(a_base + (size_t)a_row[l] * lda + a_col[l])
+                : (TYPEV)0;
+#pragma unroll
+  for (int l = 0; l < WT_B_LOADS; ++l)
+    rb[l] = b_in[l] && b_row[l] < K
+                ? *(__global const TYPEV*)(b_base + (size_t)b_row[l] * ldb + b_col[l])
+                : (TYPEV)0;
+
+  // One barrier per step, as in regblock.
+  const int steps = (K + WT_TILE_K - 1) / WT_TILE_K;
+  for (int step = 0; step < steps; ++step) {
+    const int k0 = step * WT_TILE_K;
+    const int cur = step & 1;
+    __local TYPE* as = (__local TYPE*)As[cur];
+#pragma unroll
+    for (int l = 0; l < WT_A_LOADS; ++l) {
+      if (WT_A_VECS % THREADS == 0 || lid + l * THREADS < WT_A_VECS) {
+#pragma unroll
+        for (int v = 0; v < VW; ++v)
+          as[(a_col[l] + v) * (AS_VECS * VW) + a_row[l]] = COMP(ra[l], v);
+      }
+    }
+#pragma unroll
+    for (int l = 0; l < WT_B_LOADS; ++l)
+      if (WT_B_VECS % THREADS == 0 || lid + l * THREADS < WT_B_VECS)
+        Bs[cur][b_row[l]][b_col[l] / VW] = rb[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (step + 1 < steps) {
+      const int k1 = k0 + WT_TILE_K;
+#pragma unroll
+      for (int l = 0; l < WT_A_LOADS; ++l)
+        ra[l] = a_in[l] && k1 + a_col[l] < K
+                    ? *(__global const TYPEV*)(a_base + (size_t)a_row[l] * lda + k1 + a_col[l])
+                    : (TYPEV)0;
+#pragma unroll
+      for (int l = 0; l < WT_B_LOADS; ++l)
+        rb[l] = b_in[l] && k1 + b_row[l] < K
+                    ? *(__global const TYPEV*)(b_base + (size_t)(k1 + b_row[l]) * ldb + b_col[l])
+                    : (TYPEV)0;
+    }
+
+#pragma unroll
+    for (int kk = 0; kk < WT_TILE_K; ++kk) {
+      TYPEV a[VEC_M], b[VEC_N];
+#pragma unroll
+      for (int v = 0; v < VEC_M; ++v) a[v] = As[cur][kk][a_vec + v * LANES_M];
+#pragma unroll
+      for (int v = 0; v < VEC_N; ++v) b[v] = Bs[cur][kk][b_vec + v * LANES_N];
+#pragma unroll
+      for (int i = 0; i < WPT_M; ++i) {
+        const TYPE ai = COMP(a[i / VW], i % VW);
+#pragma unroll
+        for (int j = 0; j < VEC_N; ++j) acc[i][j] = fma((TYPEV)(ai), b[j], acc[i][j]);
+      }
+    }
+  }
+
+  // Row i of the lane is sub-block row i / VW, row i % VW of it; as in regblock, a vector of C
+  // is either inside its padded row or entirely beyond N.
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) {
+    const int row = row0 + (a_vec + (i / VW) * LANES_M) * VW + i % VW;
+    if (row >= M) continue;
+#pragma unroll
+    for (int j = 0; j < VEC_N; ++j) {
+      const int col = col0 + (b_vec + j * LANES_N) * VW;
+      if (col < N) *(__global TYPEV*)(C + (size_t)row * ldc + col) = acc[i][j];
+    }
+  }
+}
+#endif  // ONLY_WARPTILE
 
 // An empty kernel: enqueued before a library call whose own event covers only its last kernel,
 // so that a batch's time starts before the library's first command.

@@ -1,7 +1,7 @@
 # L1/GEMM at --size=1 on PoCL: every kernel variant and work group, by precision, and CLBlast's
 # Gemm where the build found it.
-add_case_test(L1.GEMM.float "^L1/GEMM/(naive|tiled|regblock)/type:float/")
-add_case_test(L1.GEMM.double "^L1/GEMM/(naive|tiled|regblock)/type:double/")
+add_case_test(L1.GEMM.float "^L1/GEMM/(naive|tiled|regblock|warptile)/type:float/")
+add_case_test(L1.GEMM.double "^L1/GEMM/(naive|tiled|regblock|warptile)/type:double/")
 if("GPU_BENCH_HAVE_CLBLAST" IN_LIST GPU_BENCH_OPTIONAL_DEFINES)
   add_case_test(L1.GEMM.clblast "^L1/GEMM/clblast/")
 endif()
