@@ -178,7 +178,6 @@ constexpr size_t kRegblockTileKs[] = {max_tile_k<double>(), max_tile_k<float>()}
 // Beside the default 16x16, the problems without a sweep also run the register-blocked float
 // kernel in the group the sweep found fastest on the lent GPUs.
 const gb::WorkGroup kRegblockFloatShape{32, 8, 1, 2};
-constexpr int kNvidiaMaxRegisters = 128;
 
 // Warp-tiled: regblock's blocks and vectors (kWpt x kWpt per work item, vector_width<T>()), each
 // warp of kWarpLanes work items a lanes_m x lanes_n lane grid over a compact warp tile, blocks run
@@ -260,11 +259,6 @@ gb::ProgramKey program_of(const Params& p) {
       options += " -DONLY_REGBLOCK -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
                  " -DVW=" + std::to_string(vector_width<T>()) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
-      // 128 registers per work item let two 256-item groups share an NVIDIA SM (65536
-      // registers), so one group's barrier wait is hidden by the other's arithmetic. Only float:
-      // double's 64 accumulators alone take 128.
-      if (sizeof(T) == 4 && p.wg.size() == 256 && gb::session().info().has_extension("cl_nv_compiler_options"))
-        options += " -cl-nv-maxrregcount=" + std::to_string(kNvidiaMaxRegisters);
       break;
     case Variant::warptile: {
       constexpr WarptileKnobs kn = warptile_knobs<T>();
