@@ -88,6 +88,14 @@ void require_work_group(const cl::Kernel& kernel, size_t work_group) {
                       " above this kernel's CL_KERNEL_WORK_GROUP_SIZE of " + std::to_string(limit));
 }
 
+void require_compiled_work_group(const cl::Kernel& kernel, size_t work_group) {
+  size_t compiled[3] = {0, 0, 0};
+  GB_CL(clGetKernelWorkGroupInfo(kernel(), session().device()(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled,
+                                 compiled, nullptr));
+  if (work_group == compiled[0] * compiled[1] * compiled[2] && work_group <= session().info().max_work_group_size) return;
+  require_work_group(kernel, work_group);
+}
+
 namespace {
 
 // What the harness keeps per benchmark across Google Benchmark's repetitions.

@@ -1,7 +1,8 @@
 // L1/FFT: batched 1-D complex single-precision FFTs, forward and inverse; N <= 4096 in one kernel
 // (Stockham radix-32/16 passes in local memory), longer N in global passes, or (pieces:) in one
-// kernel whose exchanges go through local memory a piece at a time. 5 N log2 N FLOPs and
-// 16 N bytes per pass (one float2 read and written per point) per transform.
+// kernel whose exchanges go through local memory a piece at a time (several radix-8 butterflies
+// per work item, or one of a larger radix). 5 N log2 N FLOPs and 16 N bytes per pass (one float2
+// read and written per point) per transform.
 #include <memory>
 #include <optional>
 
@@ -117,14 +118,19 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
     add(fft::name("stockham", p.problem, size, {{"passes", "3"}}), p);
   }
 
-  // One pass over memory for lengths above local memory (16384, and 8192 forward at sizes >= 2): fft_rows
-  // holding the transform in its work items' registers, each exchange through local memory in
-  // `pieces` turns (the fewest for 48 KiB: 16384 in 4, 8192 in 2), against the default's two
-  // global passes; radix by fft::rows_plan (256 work items: 16384 radix 64, 8192 radix 32). At
-  // size 1 also 2048 in 4 pieces, radix 8 (8 x 8 x 8 x 4: the first exchange rotated, a middle one
-  // relabelling the butterflies; 16384's exchanges do neither), so that every path of the exchange
-  // in pieces (fft_rows in fft.cl) runs on a short length, in a batch of 32 (64 Ki points, as the
-  // 2-D cases: what Oclgrind runs, tests/oclgrind).
+  // One pass over memory for lengths above local memory (16384, and 8192 forward at sizes >= 2): the
+  // transform held in its work items' registers, each exchange through local memory in `pieces`
+  // turns (the fewest for 48 KiB: 16384 in 4, 8192 in 2), against the default's two global passes.
+  // The plan is fft::rows_plan's: fft_rows_multi (32 points per work item, four radix-8 butterflies
+  // per pass: 16384 in 512 work items, 8192 in 256) where the device allows the group, else fft_rows
+  // (one butterfly per work item: 16384 radix 64 in 256). Beside it fft_rows at 16384 with radix 64
+  // (256 work items, the plan where 512 are not allowed; radix 32 in 512 was slower than
+  // fft_rows_multi on the H100 and the H200 and is not registered, run 88). At size 1 also 2048 in
+  // 4 pieces by fft_rows, radix 8 (8 x 8 x 8 x 4: the first exchange rotated, a middle one
+  // relabelling the butterflies; 16384's exchanges do neither), and 1024 by fft_rows_multi (2 x 8 x
+  // 8 x 8 in 32 work items: 8192's first radix, twiddles per butterfly in the last pass as 16384's),
+  // so that every path of the exchange in pieces runs on a short length, in a batch of 64 Ki points
+  // (as the 2-D cases: what Oclgrind runs, tests/oclgrind).
   {
     std::vector<std::pair<size_t, fft::Dir>> long_ones{{16384, fft::Dir::forward}, {16384, fft::Dir::inverse}};
     if (size >= 2) long_ones.insert(long_ones.begin(), {8192, fft::Dir::forward});
@@ -134,15 +140,23 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       Params p{fft::problem_1d(n, dir, size), k, size};
       add(fft::name("stockham", p.problem, size, {{"pieces", std::to_string(k.pieces)}}), p);
     }
+    {
+      fft::Knobs k;
+      k.radix = 64;
+      k.pieces = fft::fewest_pieces(16384);
+      Params p{fft::problem_1d(16384, fft::Dir::forward, size), k, size};
+      add(fft::name("stockham", p.problem, size, {{"radix", "64"}, {"pieces", std::to_string(k.pieces)}}), p);
+    }
     if (size == 1) {
       fft::Knobs k;
       k.radix = 8;
       k.pieces = 4;
       Params p{fft::Problem{2048, 1, 32, fft::Dir::inverse}, k, size};
       add(fft::name("stockham", p.problem, size, {{"radix", "8"}, {"pieces", "4"}}), p);
+      k.points = 32;
+      p = Params{fft::Problem{1024, 1, 64, fft::Dir::inverse}, k, size};
+      add(fft::name("stockham", p.problem, size, {{"radix", "8"}, {"points", "32"}, {"pieces", "4"}}), p);
     }
-    // Other (radix, pieces) of 16384 are not registered: on NVIDIA's driver, the one GPU measured,
-    // they are skipped (groups above 256) or slower (docs/PERFORMANCE.md, run 82).
   }
 
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work

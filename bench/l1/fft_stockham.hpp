@@ -31,6 +31,7 @@ struct Knobs {
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
   size_t pieces = 0;                     // fft_rows: turns through local memory per exchange (rows_pieces)
+  size_t points = 0;                     // fft_rows in pieces: points per work item (rows_points); 0: auto
 };
 
 // Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
@@ -97,17 +98,40 @@ inline RadixPlan rows_radix_plan(size_t n, int radix) {
   if (in_range(32)) return radix_plan(n, 32);
   return auto_radix_plan(n);
 }
-// fft_rows's plan for these knobs: rows_radix_plan(), but in pieces (Knobs::pieces > 1) with radix
-// 0 the smallest of 16, 32 and 64 that keeps a transform within kRowsGroupTarget work items (8192:
-// 32, 16384: 64 x 64 x 4). The NVIDIA driver (580, H100) reports CL_KERNEL_WORK_GROUP_SIZE 256 for
-// fft_rows whatever its registers (32 at 1024 work items too; -cl-nv-maxrregcount changes
-// neither), so that wider groups are skipped there (Pipeline::require_work_groups), though they
-// run and verify when launched (docs/PERFORMANCE.md, run 82).
+// A transform in pieces is one work group; its widest: NVIDIA's driver (580) reports
+// CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel with local memory and a barrier, whatever its
+// registers, yet runs them at their reqd_work_group_size, which Pipeline::require_work_groups
+// trusts up to here (gb::require_compiled_work_group): 512 items ran and verified, while fft_rows
+// of 16384 at 1024 (radix 16) failed at launch (docs/PERFORMANCE.md, runs 82 and 88).
+constexpr size_t kPiecesGroupLimit = 512;
+inline size_t pieces_group_limit() {
+  return std::min(kPiecesGroupLimit, gb::session().info().max_work_group_size);
+}
+// fft_rows_multi's points per work item by default: four radix-8 butterflies per pass (64 registers
+// of points, so that 512 work items fit NVIDIA's 128 registers each).
+constexpr size_t kMultiPoints = 32;
+constexpr int kMultiRadix = 8;
+
+// Points per work item of a transform in pieces: Knobs::points where set (fft_rows_multi, several
+// butterflies per pass); else, in pieces with radix 0, kMultiPoints where n / kMultiPoints work
+// items fit a group (pieces_group_limit: 16384 in 512, 8192 in 256); else 0: fft_rows, one
+// butterfly of the radix per work item and pass.
+inline size_t rows_points(size_t n, const Knobs& k) {
+  if (k.points != 0 || k.pieces <= 1) return k.points;
+  return k.radix == 0 && n / kMultiPoints <= pieces_group_limit() ? kMultiPoints : 0;
+}
+// fft_rows's plan for these knobs: rows_radix_plan(); fft_rows_multi's (rows_points) radix 8 unless
+// set; in pieces (Knobs::pieces > 1) with radix 0 otherwise radix 64 (16384 where 512 work items
+// are not allowed: 64 x 64 x 4 in 256; radix 16 there, 1024 work items, failed at launch on NVIDIA).
 inline RadixPlan rows_plan(size_t n, const Knobs& k) {
-  if (k.pieces > 1 && k.radix == 0)
-    for (int r : {16, 32, 64})
-      if (n / radix_plan(n, r).radix <= kRowsGroupTarget) return radix_plan(n, r);
+  if (rows_points(n, k) != 0) return radix_plan(n, k.radix ? k.radix : kMultiRadix);
+  if (k.pieces > 1 && k.radix == 0) return radix_plan(n, 64);
   return rows_radix_plan(n, k.radix);
+}
+// Work items per fft_rows transform: n / points, or n / radix.
+inline size_t rows_threads(size_t n, const Knobs& k) {
+  const size_t points = rows_points(n, k);
+  return n / (points ? points : static_cast<size_t>(rows_plan(n, k).radix));
 }
 
 // Exact power-of-two scale as an OpenCL float literal: 1/n for the inverse, 1 forward.
@@ -153,6 +177,7 @@ struct Stage {
   cl::Kernel kernel;
   cl::NDRange global, local;
   std::vector<cl::Buffer> tables;
+  bool compiled_size_trusted = false;  // a transform in pieces (kPiecesGroupLimit)
   size_t work_group() const { return local[0] * local[1] * local[2]; }
 };
 
@@ -167,9 +192,12 @@ struct Pipeline {
     for (const auto& s : stages) GB_CL(q.enqueueNDRangeKernel(s.kernel, cl::NullRange, s.global, s.local));
     GB_CL(gb::finish(q));
   }
-  // Throws gb::Unsupported when a stage's work group is above its kernel's limit.
+  // Throws gb::Unsupported when a stage's work group is above its kernel's limit (a stage that
+  // trusts its compiled size: at most that, see kPiecesGroupLimit).
   void require_work_groups() const {
-    for (const auto& s : stages) gb::require_work_group(s.kernel, s.work_group());
+    for (const auto& s : stages)
+      s.compiled_size_trusted ? gb::require_compiled_work_group(s.kernel, s.work_group())
+                              : gb::require_work_group(s.kernel, s.work_group());
   }
 };
 
@@ -178,9 +206,23 @@ struct Pipeline {
 // per group, n / pieces points in local memory at once, the rest waiting in registers; pieces a
 // power of two up to the radix (a turn moves a block of radix / pieces registers of each work
 // item). Throws where the knob cannot be met; rows_pieces_shortfall() says why first.
+// fft_rows_multi (rows_points) also needs the radix and the first radix to divide the points, and
+// as many butterflies per work item in each pass as pieces, and a radix of at least pieces.
 inline std::string rows_pieces_shortfall(size_t n, const Knobs& k) {
+  if (k.points != 0 && k.pieces <= 1) return "points (several butterflies per work item) without pieces";
   if (k.pieces == 0) return {};
-  const size_t radix = static_cast<size_t>(rows_plan(n, k).radix);
+  const RadixPlan plan = rows_plan(n, k);
+  const size_t radix = static_cast<size_t>(plan.radix), points = rows_points(n, k);
+  if (points != 0) {
+    const size_t first = static_cast<size_t>(plan.first);
+    if (points % radix || points % first || n % points || points / radix < k.pieces || points / first < k.pieces ||
+        (plan.passes > 2 && radix < k.pieces) || k.pieces & (k.pieces - 1))
+      return "points " + std::to_string(points) + ", radix " + std::to_string(radix) + " (first " + std::to_string(first) +
+             "), pieces " + std::to_string(k.pieces) + ": no plan of fft_rows_multi";
+    if (n / k.pieces > local_points())
+      return std::to_string(n / k.pieces) + " points per piece: above local memory (" + std::to_string(local_points()) + ")";
+    return {};
+  }
   if (k.pieces & (k.pieces - 1) || k.pieces > radix)
     return "pieces " + std::to_string(k.pieces) + ": not a power of two up to the radix " + std::to_string(radix);
   if (k.passes != 0) return "pieces (one pass) and passes (global passes) both set";
@@ -197,7 +239,7 @@ inline size_t rows_pieces(size_t n, const Knobs& k) {
 // Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local
 // memory; one where the transform goes through local memory in pieces.
 inline size_t rows_per_group(size_t n, const Knobs& k) {
-  if (k.pieces > 1) return 1;
+  if (k.pieces > 1 || k.points != 0) return 1;
   const RadixPlan plan = rows_plan(n, k);
   size_t rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, kRowsGroupTarget / (n / plan.radix));
   while (rows > 1 && rows * padded(n) * 8 > kLocalBytes) rows /= 2;
@@ -208,18 +250,21 @@ inline size_t rows_per_group(size_t n, const Knobs& k) {
 // holds NVIDIA's compiler to 65536 / group size (64 registers at 1024 work items, 104 at 512).
 inline gb::ProgramKey rows_program(size_t n, Dir dir, const Knobs& k) {
   const size_t pieces = rows_pieces(n, k);
+  if (const size_t points = rows_points(n, k))
+    return {"l1/fft.cl", options(n, rows_plan(n, k), dir, k.twiddle) + " -DPOINTS=" + std::to_string(points) +
+                             " -DPIECES=" + std::to_string(pieces) + " -DBUILD_ROWS_MULTI"};
   return {"l1/fft.cl", options(n, rows_plan(n, k), dir, k.twiddle) + " -DROWS_PER_GROUP=" +
                            std::to_string(rows_per_group(n, k)) + " -DCOLS_PER_GROUP=1 -DBUILD_ROWS" +
                            (pieces > 1 ? " -DPIECES=" + std::to_string(pieces) : std::string())};
 }
 
 // fft_rows: `transforms` contiguous length-n transforms, in -> out.
+// fft_rows_multi where rows_points() says so (same arguments).
 inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, const cl::Buffer& in,
                         const cl::Buffer& out) {
-  const RadixPlan plan = rows_plan(n, k);
-  const size_t rows = rows_per_group(n, k), threads = n / plan.radix;
+  const size_t rows = rows_per_group(n, k), threads = rows_threads(n, k);
   Stage s;
-  s.kernel = gb::session().kernel(rows_program(n, dir, k), "fft_rows");
+  s.kernel = gb::session().kernel(rows_program(n, dir, k), rows_points(n, k) ? "fft_rows_multi" : "fft_rows");
   s.tables.push_back(local_table(n));
   GB_CL(s.kernel.setArg(0, in));
   GB_CL(s.kernel.setArg(1, out));
@@ -227,6 +272,7 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
   GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
   s.local = cl::NDRange(threads * rows);
   s.global = cl::NDRange(gb::round_up(transforms, rows) / rows * threads * rows);
+  s.compiled_size_trusted = k.pieces > 1 && s.work_group() <= kPiecesGroupLimit;
   return s;
 }
 
@@ -404,7 +450,7 @@ inline Twiddle twiddle_for(size_t n, const Knobs& k) {
 // The largest work group pipeline_1d launches for this problem (without building kernels).
 inline size_t largest_work_group(const Problem& p, const Knobs& k) {
   const auto lens = global_passes(p.nx, k);
-  if (lens.size() == 1) return p.nx / rows_plan(p.nx, k).radix * rows_per_group(p.nx, k);
+  if (lens.size() == 1) return rows_threads(p.nx, k) * rows_per_group(p.nx, k);
   size_t wg = 0;
   for (size_t len : lens) wg = std::max(wg, len / radix_plan(len, k.radix).radix * std::min(p.nx / len, local_points() / len));  // an upper bound
   return wg;
@@ -470,11 +516,29 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
     at += 2;
   }
   if (d.count("TILE")) return paths.insert("transpose: tiles"), void();
-  const std::string kind = d.count("ROWS_T") ? "rows_t" : d.count("GLOBAL_TWIDDLE") ? "cols" : "rows";
+  const std::string kind = d.count("ROWS_T")           ? "rows_t"
+                           : d.count("GLOBAL_TWIDDLE") ? "cols"
+                           : d.count("POINTS")         ? "rows_multi"
+                                                       : "rows";
   static const char* twiddles[] = {"sincos", "native", "table"};
   paths.insert(kind + ": dft" + std::to_string(d["FIRST_RADIX"]) + " first pass");
   paths.insert(kind + ": dft" + std::to_string(d["RADIX"]) + " passes");
-  if (d["FIRST_RADIX"] < d["RADIX"]) paths.insert(kind + ": 2+ first-pass butterflies per work item");
+  if (d["FIRST_RADIX"] < d["RADIX"] && kind != "rows_multi") paths.insert(kind + ": 2+ first-pass butterflies per work item");
+  if (kind == "rows_multi") {
+    // Twiddles shared by a work item's butterflies (sub-transforms up to the work items), or not;
+    // a turn of the exchange taking one butterfly of each work item, or several.
+    const long threads = d["N"] / d["POINTS"];
+    long s = d["FIRST_RADIX"];
+    for (long pass = 1; pass < d["PASSES"]; ++pass, s *= d["RADIX"])
+      paths.insert(s <= threads ? "rows_multi: twiddles shared by the butterflies of a work item" : "rows_multi: twiddles per butterfly");
+    s = 1;
+    for (long pass = 0; pass + 1 < d["PASSES"]; ++pass) {  // the passes before an exchange
+      const long radix = pass == 0 ? d["FIRST_RADIX"] : d["RADIX"];
+      paths.insert(d["POINTS"] / radix / d["PIECES"] > 1 ? "rows_multi: 2+ butterflies per turn" : "rows_multi: one butterfly per turn");
+      if (s > 1 && s < 16) paths.insert("rows_multi: an exchange padded by 2 per 16 points");
+      s *= radix;
+    }
+  }
   if (d["PASSES"] >= 3) paths.insert(kind + ": 3+ radix passes");
   if (d["TWIDDLE"] >= 0 && d["TWIDDLE"] <= 2) paths.insert(kind + ": twiddles from " + twiddles[d["TWIDDLE"]]);
   if (d["ROWS_PER_GROUP"] > 1) paths.insert(kind + ": 2+ transforms per group");

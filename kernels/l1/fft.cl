@@ -1,6 +1,7 @@
 // Complex single-precision FFTs (float2 = re, im) as Stockham passes of radix 2..32 in local memory:
-// fft_rows (short transforms, one read + one write), fft_cols (one pass of a global Stockham FFT:
-// long 1-D transforms and 2-D columns) and fft_transpose (the 2-D four-kernel pipeline).
+// fft_rows (short transforms, one read + one write), fft_rows_multi (one transform per group, several
+// butterflies per work item), fft_cols (one pass of a global Stockham FFT: long 1-D transforms and
+// 2-D columns) and fft_transpose (the 2-D four-kernel pipeline).
 //
 // Knobs (build options; the host passes the derived ones):
 //   N               points of the transform done in local memory (fft_rows: the length; fft_cols: P)
@@ -18,17 +19,21 @@
 //                   per group, so longer global runs, than local memory holds at once).
 //                   fft_rows (ROWS_PER_GROUP 1, PIECES <= RADIX): local memory holds N / PIECES
 //                   points; each exchange goes through it one piece of points at a time (a
-//                   transform longer than local memory holds, in one pass over global memory)
+//                   transform longer than local memory holds, in one pass over global memory);
+//                   fft_rows_multi likewise (PIECES up to RADIX and to the butterflies per item)
 //   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
 //   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
 //                   through local memory so that neighbouring work items write neighbouring points
 //   INTERLEAVE_LOG2 fft_cols: log2 of how many transforms lie interleaved, point-wise (the columns of
 //                   a 2-D array that wide: column j = point-block * width + x); the host scales stride
 //                   and ns by the width, so only the inter-pass twiddle needs to drop x (0: none)
-//   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores)
+//   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores;
+//                   fft_rows_multi: one or two, per exchange)
 //   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
 //   ROWS_T          1: build fft_rows_t (ROWS_PER_GROUP rows per group, PIECES turns through local memory)
-//   BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE: build only that kernel (ROWS_T builds only fft_rows_t)
+//   POINTS          fft_rows_multi: points per work item (POINTS / RADIX butterflies per pass)
+//   BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE, BUILD_ROWS_MULTI: build only that kernel (ROWS_T builds
+//                   only fft_rows_t; fft_rows_multi is built only when asked for)
 #ifndef N
 #define N 1024
 #endif
@@ -209,6 +214,14 @@ __constant float kCos64[17] = {1.0f, 0.99518472667219689f, 0.98078528040323043f,
                                0.77301045336273697f, 0.70710678118654752f, 0.63439328416364549f,
                                0.55557023301960218f, 0.47139673682599764f, 0.38268343236508978f,
                                0.29028467725446233f, 0.19509032201612826f, 0.09801714032956060f, 0.0f};
+// exp(SIGN * 2 pi i * e / 64) for a compile-time e (constants once the loops are unrolled).
+float2 root64(const int e) {
+  const int m = e & 15, r = (e >> 4) & 3;  // quadrant r, 16 r + m
+  const float cm = kCos64[m], sm = kCos64[16 - m];
+  const float c = r == 0 ? cm : r == 1 ? -sm : r == 2 ? -cm : sm;
+  const float sn = r == 0 ? sm : r == 1 ? cm : r == 2 ? -sm : -cm;
+  return (float2)(c, SIGN * sn);
+}
 void dft64(float2* v) {
   float2 a[8][8];
 #pragma unroll
@@ -220,14 +233,7 @@ void dft64(float2* v) {
 #pragma unroll
   for (int n2 = 1; n2 < 8; ++n2)
 #pragma unroll
-    for (int k1 = 1; k1 < 8; ++k1) {
-      // W64^e, e = n2 k1 <= 49: (cos, SIGN sin) of 2 pi e / 64 by quadrant (16 r + m).
-      const int e = n2 * k1, m = e % 16, r = e / 16;
-      const float cm = kCos64[m], sm = kCos64[16 - m];
-      const float c = r == 0 ? cm : r == 1 ? -sm : r == 2 ? -cm : sm;
-      const float sn = r == 0 ? sm : r == 1 ? cm : r == 2 ? -sm : -cm;
-      a[n2][k1] = w16(a[n2][k1], c, sn);
-    }
+    for (int k1 = 1; k1 < 8; ++k1) a[n2][k1] = cmul(a[n2][k1], root64(n2 * k1));  // W64^(n2 k1)
 #pragma unroll
   for (int k1 = 0; k1 < 8; ++k1) {
     float2 b[8];
@@ -281,7 +287,8 @@ float2 global_twiddle(uint e, uint log2_period, uint split, __global const float
 // One kernel per program where the host asks for it (BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE,
 // ROWS_T): a program that compiled all of them would cost NVIDIA's compiler two to three times
 // the time. With none of them, every kernel but fft_rows_t is built.
-#if defined(BUILD_ROWS) || defined(BUILD_COLS) || defined(BUILD_TRANSPOSE) || (defined(ROWS_T) && ROWS_T)
+#if defined(BUILD_ROWS) || defined(BUILD_COLS) || defined(BUILD_TRANSPOSE) || defined(BUILD_ROWS_MULTI) || \
+    (defined(ROWS_T) && ROWS_T)
 #define BUILD_ONE 1
 #endif
 
@@ -390,6 +397,129 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
       for (int q = 0; q < RADIX; ++q) out[base + id + THREADS * q] = v[q] * SCALE;
     ns *= RADIX;
   }
+}
+#endif
+
+// ---- fft_rows_multi: one transform of N points per work group, POINTS points per work item ----
+// Every point stays in its work item's registers (POINTS of them: slot m holds point
+// t + M_THREADS m), and each pass does POINTS / radix butterflies per work item: butterfly b is
+// j = t + M_THREADS b, its input r in slot b + (POINTS / radix) r (point j + r N / radix), its output
+// r written back to the same slot. Small butterflies (radix 8) keep few temporaries beside the
+// points, so that 512 work items fit the register file (VkFFT's shape for 16384 points: 32 points
+// per item, four radix-8 butterflies per pass).
+// Each exchange goes through local memory in PIECES turns of M_PIECE points (PIECES 1: at once).
+// Point o lies in turn o / M_PIECE, at o % M_PIECE. The reader's slot m (point t + M_THREADS m) is
+// in turn m / M_LOADS; the writer's butterfly b (output r at d + r s, d = (j - k) radix + k,
+// k = j mod s, s the sub-transform length before its pass) is in turn b / ((POINTS / radix) /
+// PIECES) where s radix <= M_PIECE and M_THREADS radix PIECES <= N (so that a turn takes whole
+// butterflies). Both are compile-time, so a turn stores M_LOADS registers and loads M_LOADS new
+// values: other slots than it stored, so the loads go to a second array, whose values take the
+// registers of those stored before them (the barrier orders the stores first; no register holds
+// two values). After the last pass, output r of butterfly b is point j + r N / radix: slot
+// b + (POINTS / radix) r again, stored as read.
+// Twiddles W^(k r) (period s RADIX): while s <= M_THREADS, k = t mod s for every butterfly of the
+// work item, so one set per pass: W^(k 2^i) from twiddle() (W^k, W^2k, W^4k at radix 8), the
+// others their products (one rounding more each: the table stays exact to about an ulp, with 3
+// loads per pass instead of 7 per butterfly, docs/PERFORMANCE.md run 88). Beyond, k = t +
+// M_THREADS c with c = b mod (s / M_THREADS), and W^(k r) = W^(t r) W^(M_THREADS c r), the second a
+// compile-time root of unity of order (s / M_THREADS) RADIX <= POINTS (root64).
+// Local addresses: point i at MIDX(i, pad), pad float2 after every 16 (LDS_PAD): 1, but 2 after a
+// pass on sub-transforms of 2 to 8 points, whose neighbouring groups of s work items store s radix
+// points apart: with 1 two of them share banks, with 2 every store and load of the host's plans
+// (16384, 8192, 1024) takes the fewest wavefronts (run 88). d mod 16 plus (r s) mod 16 stays below
+// 16 (d = k mod s radix, k < s), and M_THREADS is a multiple of 16, so MIDX(d + r s) = MIDX(d) +
+// MIDX(r s) and MIDX(t + M_THREADS i) = MIDX(t) + MIDX(M_THREADS i): one address per butterfly and
+// turn, compile-time offsets.
+#if defined(BUILD_ROWS_MULTI)
+#define M_THREADS (N / POINTS)        // work items per transform (and per group)
+#define M_PIECE (N / PIECES)          // points in local memory at once
+#define M_LOADS (POINTS / PIECES)     // slots stored and loaded per turn
+#define MIDX(i, pad) ((i) + ((i) >> 4) * (pad))
+#if POINTS % RADIX || POINTS % FIRST_RADIX || POINTS / RADIX < PIECES || POINTS / FIRST_RADIX < PIECES || \
+    (PASSES > 2 && RADIX < PIECES) || (PIECES & (PIECES - 1)) || POINTS > 64 || M_THREADS % 16
+#error "fft_rows_multi: needs RADIX and FIRST_RADIX dividing POINTS <= 64, PIECES a power of two up to RADIX and to the butterflies per work item, 16 | N / POINTS"
+#endif
+
+// The exchange after a pass of `radix` on sub-transforms of s points (see above).
+void multi_exchange(float2* v, __local float2* L, const uint t, const int radix, const uint s) {
+  const int per_item = POINTS / radix, per_turn = per_item / PIECES;  // butterflies
+  const uint pad = LDS_PAD ? (s > 1 && s < 16 ? 2 : 1) : 0;
+  float2 next[POINTS];
+#pragma unroll
+  for (int turn = 0; turn < PIECES; ++turn) {
+    if (s > 1 || turn > 0) barrier(CLK_LOCAL_MEM_FENCE);  // readers of the last turn done
+#pragma unroll
+    for (int b = turn * per_turn; b < (turn + 1) * per_turn; ++b) {
+      const uint j = t + M_THREADS * b, k = j & (s - 1);
+      __local float2* at = L + MIDX(((j - k) * radix + k) & (M_PIECE - 1), pad);
+#pragma unroll
+      for (int r = 0; r < radix; ++r) at[MIDX(r * s, pad)] = v[b + per_item * r];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int i = 0; i < M_LOADS; ++i) next[turn * M_LOADS + i] = L[MIDX(t, pad) + MIDX(M_THREADS * i, pad)];
+  }
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) v[m] = next[m];
+}
+
+// w[r] = W^(k r), r < RADIX, period a power of two: W^(k 2^i) from twiddle(), the others products.
+void multi_twiddles(float2* w, const uint k, const uint period, __global const float2* table) {
+  w[0] = (float2)(1.0f, 0.0f);
+#pragma unroll
+  for (int r = 1; r < RADIX; ++r) {
+    const int high = r & (r - 1);  // r less its lowest set bit
+    w[r] = high == 0 ? twiddle(k * r, period, table) : cmul(w[high], w[r - high]);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(M_THREADS, 1, 1)))
+void fft_rows_multi(__global const float2* restrict in, __global float2* restrict out,
+                    __global const float2* restrict table, const uint transforms) {
+  __local float2 L[MIDX(M_PIECE - 1, 2 * LDS_PAD) + 1];
+  const uint t = get_local_id(0);
+  const size_t base = (size_t)get_group_id(0) * N;  // one transform per group, `transforms` groups
+  float2 v[POINTS];
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) v[m] = in[base + t + M_THREADS * m];
+
+  // Pass 0 (stride 1 so no twiddles).
+#pragma unroll
+  for (int b = 0; b < POINTS / FIRST_RADIX; ++b) {
+    float2 x[FIRST_RADIX];
+#pragma unroll
+    for (int r = 0; r < FIRST_RADIX; ++r) x[r] = v[b + (POINTS / FIRST_RADIX) * r];
+    DFT_FIRST(x);
+#pragma unroll
+    for (int r = 0; r < FIRST_RADIX; ++r) v[b + (POINTS / FIRST_RADIX) * r] = x[r];
+  }
+  multi_exchange(v, L, t, FIRST_RADIX, 1);
+
+  uint s = FIRST_RADIX;  // length of the sub-transforms done so far
+#pragma unroll
+  for (int pass = 1; pass < PASSES; ++pass) {
+    float2 w[RADIX];
+    multi_twiddles(w, t & (s - 1), s * RADIX, table);
+#pragma unroll
+    for (int b = 0; b < POINTS / RADIX; ++b) {
+      // k = t + M_THREADS c beyond s = M_THREADS: W^(k r) = W^(t r) root64(64 M_THREADS c r / (s RADIX)).
+      const int c = s > M_THREADS ? b % (s / M_THREADS) : 0;
+      float2 x[RADIX];
+      x[0] = v[b];
+#pragma unroll
+      for (int r = 1; r < RADIX; ++r) {
+        const float2 wr = c == 0 ? w[r] : cmul(w[r], root64((int)(64 * c * r / (s / M_THREADS * RADIX))));
+        x[r] = cmul(v[b + (POINTS / RADIX) * r], wr);
+      }
+      DFT_MAIN(x);
+#pragma unroll
+      for (int r = 0; r < RADIX; ++r) v[b + (POINTS / RADIX) * r] = x[r];
+    }
+    if (pass < PASSES - 1) multi_exchange(v, L, t, RADIX, s);
+    s *= RADIX;
+  }
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) out[base + t + M_THREADS * m] = v[m] * SCALE;
 }
 #endif
 

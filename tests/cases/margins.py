@@ -72,6 +72,7 @@ MARGINS = [
     # RMS of its transform; the round trip twice that (and the libraries' input left unchanged);
     # our 2-D kernels' working-set copies bit for bit equal (one copy at size 1: nothing to compare).
     (r"^L1/FFT/stockham/n:256/", [4e-6, 3e-5]),
+    (r"^L1/FFT/stockham/n:1024/batch:64/", [6e-6, 3e-5]),  # fft_rows_multi's short plan: its own input
     (r"^L1/FFT/stockham/n:1024/", [5e-6, 3e-5]),
     (r"^L1/FFT/stockham/n:4096/", [6e-6, 4e-5]),
     (r"^L1/FFT/stockham/n:2048/", [6e-6, 4e-5]),

@@ -1,6 +1,7 @@
 // support/timing and support/measure on the default OpenCL device (PoCL's CPU in CI): a gated
 // batch runs every unit once, with or without its lead; an exception while enqueueing leaves no
-// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure; work
+// queue blocked; a kernel's own work-group limit is a skip (gb::Unsupported), not a failure, and
+// its compile-time size may be trusted above it (require_compiled_work_group); work
 // beside a measurement (while_running) runs through calibration and sampling and is stopped on
 // every way out; closing the session releases the cached fixtures and the batch lead first, and a
 // new session makes its own lead.
@@ -74,6 +75,22 @@ TEST_F(OnDevice, KernelWorkGroupLimitIsASkip) {
   EXPECT_NO_THROW(gb::require_work_group(kernel_, 1));
   EXPECT_NO_THROW(gb::require_work_group(kernel_, limit));
   EXPECT_THROW(gb::require_work_group(kernel_, limit + 1), gb::Unsupported);
+}
+
+// A kernel's compile-time size is trusted (whatever CL_KERNEL_WORK_GROUP_SIZE says, within the
+// device's limit); any other size is held to the reported limit, and a kernel without one is
+// held to it too.
+TEST_F(OnDevice, CompiledWorkGroupIsTrusted) {
+  const char* source = "__kernel __attribute__((reqd_work_group_size(16, 2, 1))) void fixed(__global int* x) {"
+                       "  x[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 1; }";
+  const cl::Program program = gb::session().build(source, "", "timing_test_compiled");
+  const cl::Kernel fixed(program, "fixed");
+  const size_t limit = gb::session().kernel_work_group_size(fixed);
+  EXPECT_NO_THROW(gb::require_compiled_work_group(fixed, 32));
+  EXPECT_THROW(gb::require_compiled_work_group(fixed, limit + 1), gb::Unsupported);
+  const size_t plain_limit = gb::session().kernel_work_group_size(kernel_);
+  EXPECT_NO_THROW(gb::require_compiled_work_group(kernel_, plain_limit));
+  EXPECT_THROW(gb::require_compiled_work_group(kernel_, plain_limit + 1), gb::Unsupported);
 }
 
 // OpenCL objects cached for the whole process go before their context (under Oclgrind, released
