@@ -90,7 +90,19 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // and hold tiles whose loads need no clamping, as a GPU's 8192^2 do. The width must be even.
 constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
+// A band's horizontal step takes BAND rows x TW / SPAN segments of items; with SPAN = 2 BAND that
+// is the group's TW / 2 pair items whatever the band. A longer band halves the barriers per row and
+// each item's first window against its outputs (2r + 1 + SPAN column reads for SPAN outputs), at
+// twice the local memory: band 16 runs beside the default 8 at the narrow tiles, where groups still
+// share an SM. On the H200 (192-wide, best height): float r15 0.73 of copy against 0.63, r31 0.60
+// against 0.55, rgba8 r31 0.37 against 0.34, rgba8 r15 0.40 against 0.43 (docs/PERFORMANCE.md,
+// run 90); a span of 32 at band 8 was slower in every tile (fewer items in the step).
+constexpr int kTiledLongBand = 16;
 int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
+std::vector<int> tiled_bands(int tile_w, int size_class) {
+  if (tile_w == tiled_narrow(size_class)) return {kTiledBand, kTiledLongBand};
+  return {kTiledBand};
+}
 constexpr int kTiledSweepRadii[] = {15, 31};
 int tiled_pad(int radius) { return (radius + 1) / 2 * 2; }
 int tiled_items(int radius, int tile_w) { return tile_w / 2 + tiled_pad(radius); }
@@ -102,8 +114,8 @@ int tiled_default_height(int size_class) { return tiled_heights(size_class)[1]; 
 // Whether some tile's loads all lie inside a w x h image (the kernel's unclamped path): columns
 // x0 - pad .. x0 + TW + pad - 1, rows from RADIUS + 1 before the tile's first (in its walking
 // direction) to RADIUS after its last band's end.
-bool tiled_has_inner_tile(int radius, int tw, int th, size_t w, size_t h) {
-  const long pad = tiled_pad(radius), band = kTiledBand;
+bool tiled_has_inner_tile(int radius, int tw, int th, int tile_band, size_t w, size_t h) {
+  const long pad = tiled_pad(radius), band = tile_band;
   bool across = false, down = false;
   for (long x0 = 0; x0 < long(w); x0 += tw) across = across || (x0 >= pad && x0 + tw + pad <= long(w));
   for (long y0 = 0, j = 0; y0 < long(h); y0 += th, ++j) {
@@ -162,6 +174,7 @@ struct Params {
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
   int tile_w = 0, tile_h = 0;  // tiled_slide, tiled_ring: outputs per work group (wg: their items)
+  int band = kTiledBand;       // tiled_slide: rows per horizontal step (its span: 2 band)
 
   std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
@@ -180,7 +193,7 @@ struct Params {
   // and of output pairs, rows padded to 1 mod 16 pairs (the kernel's TS_VSTRIDE, TS_OSTRIDE).
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
-    return kTiledBand * (vstride * (rgba8 ? 16 : 8) + ostride * 2 * pixel_bytes());
+    return band * (vstride * (rgba8 ? 16 : 8) + ostride * 2 * pixel_bytes());
   }
   // Tiled_ring: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
   // padded to odd strides (the kernel's TR_VSTRIDE, TR_OSTRIDE).
@@ -262,8 +275,8 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
     options += " -DSEG=" + std::to_string(kSegment) + " -DWGS=" + std::to_string(kSlideRowsGroup) +
                " -DSPAN=" + std::to_string(slide_span(p.size_class));
   else if (p.variant == Variant::tiled_slide)  // the tile's height is an argument: one build per width
-    options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kTiledBand) +
-               " -DSPAN=" + std::to_string(kTiledSpan);
+    options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(p.band) +
+               " -DSPAN=" + std::to_string(2 * p.band);
   else if (p.variant == Variant::tiled_ring)
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kRingBand) +
                " -DSPAN=" + std::to_string(kTiledSpan);
@@ -394,17 +407,19 @@ gb::PathSet code_paths(int size_class, size_t) {
   }
   for (const int rows : kStripVecRowsSweep) gb::path_if(paths, h % rows != 0, "strip_vec: edge strips at the bottom");
   for (const int radius : kRadii)
-    for (const auto& [tw, th] : tiled_tiles(radius, size_class)) {
-      const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
-      gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
-      gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
-      gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
-      gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
-      gb::path_if(paths, std::min<size_t>(th, h) > size_t(kTiledBand), "tiled_slide: 2+ bands");
-      gb::path_if(paths, last % kTiledBand != 0, "tiled_slide: a partial last band");
-      gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
-      gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
-    }
+    for (const auto& [tw, th] : tiled_tiles(radius, size_class))
+      for (const int band : tiled_bands(tw, size_class)) {
+        const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
+        gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
+        gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
+        gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
+        gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
+        gb::path_if(paths, std::min<size_t>(th, h) > size_t(band), "tiled_slide: 2+ bands");
+        gb::path_if(paths, last % band != 0, "tiled_slide: a partial last band");
+        gb::path_if(paths, band == kTiledLongBand, "tiled_slide: bands of 16 rows (span 32)");
+        gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, band, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
+        gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
+      }
   for (const int radius : kRadii)
     for (const auto& [tw, th] : ring_tiles(radius, size_class)) {
       const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
@@ -422,7 +437,7 @@ gb::PathSet code_paths(int size_class, size_t) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "wg"}), [&] { return make_problem(p); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "band", "wg"}), [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.first, fx.global1, fx.local1);
@@ -468,6 +483,18 @@ std::vector<std::tuple<int, int, gb::WorkGroup>> strip_vec_configs(int radius) {
   return configs;
 }
 
+// A tiled variant's name: its tile, and its band where not the default (tiled_slide's longer band).
+std::vector<std::pair<std::string, std::string>> tiled_name_parts(const Params& p) {
+  std::vector<std::pair<std::string, std::string>> parts{kVariant.part(p.variant),
+                                                         kType.part(p.rgba8),
+                                                         {"radius", std::to_string(p.radius)},
+                                                         {"size", std::to_string(p.size_class)},
+                                                         {"tile", std::to_string(p.tile_w) + "x" + std::to_string(p.tile_h)},
+                                                         {"wg", p.wg.label()}};
+  if (p.band != kTiledBand) parts.push_back({"band", std::to_string(p.band)});
+  return parts;
+}
+
 void register_box_filter() {
   auto& s = gb::session();
   gb::declare_paths("L1/BoxFilter", code_paths);
@@ -494,7 +521,10 @@ void register_box_filter() {
             Params p{v, rgba8, radius, {size_t(ring ? ring_items(radius, tw) : tiled_items(radius, tw)), 1, 1, 1}, size};
             p.tile_w = tw;
             p.tile_h = th;
-            configs.push_back(p);
+            for (const int band : ring ? std::vector<int>{kTiledBand} : tiled_bands(tw, size)) {
+              p.band = band;
+              configs.push_back(p);
+            }
           }
         } else {
           std::vector<gb::WorkGroup> shapes{kDefaultShape};
@@ -520,12 +550,7 @@ void register_box_filter() {
                                                     {"rows", std::to_string(p.rows)},
                                                     {"wg", wg.label()}})
               : v == Variant::tiled_slide || v == Variant::tiled_ring
-                  ? gb::bench_name("L1/BoxFilter", {kVariant.part(v),
-                                                    kType.part(rgba8),
-                                                    {"radius", std::to_string(radius)},
-                                                    {"size", std::to_string(size)},
-                                                    {"tile", std::to_string(p.tile_w) + "x" + std::to_string(p.tile_h)},
-                                                    {"wg", wg.label()}})
+                  ? gb::bench_name("L1/BoxFilter", tiled_name_parts(p))
                   : gb::bench_name("L1/BoxFilter", {kVariant.part(v),
                                                     kType.part(rgba8),
                                                     {"radius", std::to_string(radius)},
