@@ -25,9 +25,10 @@ constexpr size_t kCols = 32, kSegments = 8;
 constexpr size_t kBand = 32;                  // fused: rows per work group
 const char* const kPhoto = "camera.png";
 // Tiles: the write kernel's work group of wg items takes a tile of 8 * wg columns x rows, each
-// item 8 columns down the tile (the reduce's group: NX = wg / 2 items of 16 columns); the write
-// scans its rows' item totals every BATCH rows. Swept: three widths and three heights around the
-// first, which runs by default (512 x 32 tiles: the fastest on the H200, docs/PERFORMANCE.md run 58).
+// item 8 columns down the tile, 4 in each half (the reduce's group: NX = wg / 2 items of 16
+// columns); the write scans its rows' 4-column totals every BATCH rows. Swept: three widths and
+// three heights around the first, which runs by default (512 x 32 tiles: the fastest on the H200
+// in docs/PERFORMANCE.md run 58; tied with 1024 x 32 and 1024 x 64 since run 91).
 // out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers) and tiles of at most 32
 // rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the group.
 struct TileShape {
@@ -41,7 +42,11 @@ constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 // more than the write): 16 for out:sum, the fastest of 8, 16 and 32 (docs/PERFORMANCE.md, run 83).
 constexpr size_t kReduceBatchSum = 16;
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
-constexpr size_t kScanBatch = 8;                  // its in-place scans' loads in flight (SCAN_BATCH)
+// Its scans' loads in flight (SCAN_BATCH): out:sum 32, a column segment's 32 tile rows at 8192^2
+// in one round trip (batches of 8 took four a pass); out:sum_sq 8 (two arrays). Segments are at
+// least two of out:sum_sq's batches long (SCAN_MIN_LENGTH), so that size 1 takes the carry between
+// batches.
+constexpr size_t kScanBatchSum = 32, kScanBatchSq = 8, kScanMinLength = 16;
 
 struct Params {
   Variant variant;
@@ -55,11 +60,12 @@ struct Params {
   size_t tile_rows() const { return static_cast<size_t>(rows); }
   size_t batch() const { return squared ? kTileBatchSq : kTileBatchSum; }
   size_t reduce_batch() const { return std::min<size_t>(squared ? kTileBatchSq : kReduceBatchSum, tile_rows()); }
+  size_t scan_batch() const { return squared ? kScanBatchSq : kScanBatchSum; }
   // The larger of the reduce and write kernels' local arrays (integral_image.cl's declarations).
   size_t tile_local_bytes() const {
     const size_t nx = reduce_items(), wx = wg.x, tr = tile_rows(), b = batch(), parts = nx >= tr ? nx / tr : 1;
     const size_t reduce = (squared ? 2 : 1) * 4 * (tr * (nx + 1) + parts * tr + tr);
-    const size_t write = (squared ? 12 : 4) * (2 * b * (wx + 1) + wx + b);
+    const size_t wstride = wx / b * (2 * b + 1), write = (squared ? 12 : 4) * (2 * b * wstride + wx + b);
     return std::max(reduce, write);
   }
 };
@@ -101,9 +107,10 @@ struct Fixture {
   cl::Buffer in, sum, sq, bottom, bottom_sq, flags, counter;  // in: the problem's (a retained handle)
   cl::Kernel rows, cols, fused;
   cl_uint epoch = 0;
-  // Tiles: per tile its column sums, row sums and total (and of the squares), scanned in place.
+  // Tiles: per tile its column sums (ushort; of the squares uint), scanned into colabove (uint;
+  // ulong), and its row sums and total (and of the squares), scanned in place.
   size_t ntx = 0, nty = 0, scan_groups = 0;
-  cl::Buffer colsum, rowsum, tilesum, colsum2, rowsum2, tilesum2;
+  cl::Buffer colsum, colabove, rowsum, tilesum, colsum2, colabove2, rowsum2, tilesum2;
   cl::Kernel reduce, scan, write;
 };
 
@@ -113,6 +120,7 @@ gb::ProgramKey program_of(const Params& p) {
   if (p.variant == Variant::tiles)
     return {"l1/integral_image.cl", "-DTILES -DNX=" + std::to_string(p.reduce_items()) + " -DTR=" + std::to_string(p.rows) +
                                         " -DBATCH=" + std::to_string(p.batch()) + " -DREDUCE_BATCH=" + std::to_string(p.reduce_batch()) +
+                                        " -DSCAN_BATCH=" + std::to_string(p.scan_batch()) + " -DSCAN_MIN_LENGTH=" + std::to_string(kScanMinLength) +
                                         (p.squared ? " -DSQUARED" : "")};
   return {"l1/integral_image.cl", "-DWG=" + std::to_string(kWorkGroup) + " -DCOLS=" + std::to_string(kCols) +
                                       " -DSEGS=" + std::to_string(kSegments) + " -DBAND=" + std::to_string(kBand) +
@@ -123,15 +131,17 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   auto& s = gb::session();
   const size_t w = pb.size.width, h = pb.size.height;
   const size_t ntx = (w + p.tile_cols() - 1) / p.tile_cols(), nty = (h + p.tile_rows() - 1) / p.tile_rows();
-  auto squares = [&](size_t n) { return gb::make_buffer((p.squared ? n : 1) * sizeof(cl_ulong)); };  // unused: 1
+  auto squares = [&](size_t n, size_t bytes) { return gb::make_buffer((p.squared ? n : 1) * bytes); };  // unused: 1
   fx->ntx = ntx;
   fx->nty = nty;
-  fx->colsum = gb::make_buffer(nty * w * sizeof(cl_uint));
+  fx->colsum = gb::make_buffer(nty * w * sizeof(cl_ushort));
+  fx->colabove = gb::make_buffer(nty * w * sizeof(cl_uint));
   fx->rowsum = gb::make_buffer(h * ntx * sizeof(cl_uint));
   fx->tilesum = gb::make_buffer(nty * ntx * sizeof(cl_uint));
-  fx->colsum2 = squares(nty * w);
-  fx->rowsum2 = squares(h * ntx);
-  fx->tilesum2 = squares(nty * ntx);
+  fx->colsum2 = squares(nty * w, sizeof(cl_uint));
+  fx->colabove2 = squares(nty * w, sizeof(cl_ulong));
+  fx->rowsum2 = squares(h * ntx, sizeof(cl_ulong));
+  fx->tilesum2 = squares(nty * ntx, sizeof(cl_ulong));
   const size_t col_groups = (w + kScanCols - 1) / kScanCols, tile_groups = (ntx + kScanCols - 1) / kScanCols;
   fx->scan_groups = col_groups + tile_groups + (h + kScanCols * kScanSegs - 1) / (kScanCols * kScanSegs);
   const gb::ProgramKey program = program_of(p);
@@ -153,25 +163,27 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   GB_CL(r.setArg(8, fx->tilesum2));
   auto& c = fx->scan;
   GB_CL(c.setArg(0, fx->colsum));
-  GB_CL(c.setArg(1, fx->rowsum));
-  GB_CL(c.setArg(2, fx->tilesum));
-  GB_CL(c.setArg(3, fx->colsum2));
-  GB_CL(c.setArg(4, fx->rowsum2));
-  GB_CL(c.setArg(5, fx->tilesum2));
-  GB_CL(c.setArg(6, static_cast<cl_uint>(w)));
-  GB_CL(c.setArg(7, static_cast<cl_uint>(h)));
-  GB_CL(c.setArg(8, static_cast<cl_uint>(ntx)));
-  GB_CL(c.setArg(9, static_cast<cl_uint>(nty)));
-  GB_CL(c.setArg(10, static_cast<cl_uint>(col_groups)));
-  GB_CL(c.setArg(11, static_cast<cl_uint>(tile_groups)));
+  GB_CL(c.setArg(1, fx->colabove));
+  GB_CL(c.setArg(2, fx->rowsum));
+  GB_CL(c.setArg(3, fx->tilesum));
+  GB_CL(c.setArg(4, fx->colsum2));
+  GB_CL(c.setArg(5, fx->colabove2));
+  GB_CL(c.setArg(6, fx->rowsum2));
+  GB_CL(c.setArg(7, fx->tilesum2));
+  GB_CL(c.setArg(8, static_cast<cl_uint>(w)));
+  GB_CL(c.setArg(9, static_cast<cl_uint>(h)));
+  GB_CL(c.setArg(10, static_cast<cl_uint>(ntx)));
+  GB_CL(c.setArg(11, static_cast<cl_uint>(nty)));
+  GB_CL(c.setArg(12, static_cast<cl_uint>(col_groups)));
+  GB_CL(c.setArg(13, static_cast<cl_uint>(tile_groups)));
   auto& k = fx->write;
   GB_CL(k.setArg(0, fx->in));
   GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
   GB_CL(k.setArg(2, static_cast<cl_uint>(h)));
-  GB_CL(k.setArg(3, fx->colsum));
+  GB_CL(k.setArg(3, fx->colabove));
   GB_CL(k.setArg(4, fx->rowsum));
   GB_CL(k.setArg(5, fx->tilesum));
-  GB_CL(k.setArg(6, fx->colsum2));
+  GB_CL(k.setArg(6, fx->colabove2));
   GB_CL(k.setArg(7, fx->rowsum2));
   GB_CL(k.setArg(8, fx->tilesum2));
   GB_CL(k.setArg(9, fx->sum));
@@ -302,19 +314,19 @@ gb::PathSet code_paths(int size_class, size_t) {
   gb::path_if(paths, w % 16 != 0, "tiles: rows not 16-aligned (vload16)");
   gb::path_if(paths, w % 4 != 0, "tiles: rows not 4-aligned (scalar loads and stores of sums)");
   gb::path_if(paths, w % 16 != 0, "tiles: a partial 16-pixel segment at the row's end");
-  gb::path_if(paths, true, "tiles write: 8-aligned rows (one 8-byte load)");
-  gb::path_if(paths, w % 8 != 0, "tiles write: rows not 8-aligned (vload8)");
-  gb::path_if(paths, w % 8 != 0, "tiles write: a partial 8-pixel segment at the row's end");
+  gb::path_if(paths, true, "tiles write: 4-aligned rows (one 4-byte load)");
+  gb::path_if(paths, w % 4 != 0, "tiles write: rows not 4-aligned (vload4)");
+  gb::path_if(paths, w % 4 != 0, "tiles write: a partial 4-pixel group at the row's end");
   for (bool squared : kOut.all())
     for (const Params& p : tile_configs(squared, size_class)) {
       const size_t tc = p.tile_cols(), tr = p.tile_rows(), ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
       // The scan's segments down a column (integral_image_tiles_scan's length): their entries.
-      const size_t length = std::max(2 * kScanBatch, (nty + kScanSegs - 1) / kScanSegs);
-      bool multi_batch = ntx > kScanBatch, partial_batch = ntx % kScanBatch != 0;
+      const size_t batch = p.scan_batch(), length = std::max(kScanMinLength, (nty + kScanSegs - 1) / kScanSegs);
+      bool multi_batch = ntx > batch, partial_batch = ntx % batch != 0;
       for (size_t s = 0; s < kScanSegs; ++s) {
         const size_t n = std::min(nty, (s + 1) * length) - std::min(nty, s * length);
-        multi_batch = multi_batch || n > kScanBatch;
-        partial_batch = partial_batch || n % kScanBatch != 0;
+        multi_batch = multi_batch || n > batch;
+        partial_batch = partial_batch || n % batch != 0;
       }
       gb::path_if(paths, ntx > 1, "tiles: 2+ tile columns (corner and row offsets from the left)");
       gb::path_if(paths, nty > 1, "tiles: 2+ tile rows (column carries from above)");

@@ -286,19 +286,19 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 
 // ---- tiles: reduce, scan the tile sums, write --------------------------------------------------
 // Tiles of TR rows x TC = 16 * NX columns, one per work group: the reduce's of NX items (item i
-// holds columns 16i..16i+15 of the tile), the write's of 2 * NX (8 columns each); items walk down
-// the tile's rows. With colabove(x) = the sum of column x above the
-// tile and left(y) = I(y, x0 - 1) (the integral just left of it):
+// holds columns 16i..16i+15 of the tile), the write's of 2 * NX (columns 4i..4i+3 and the same
+// in the tile's second half); items walk down the tile's rows. With colabove(x) = the sum of
+// column x above the tile and left(y) = I(y, x0 - 1) (the integral just left of it):
 //   I(y, x) = left(y) + sum over x0 <= x' <= x of C(y, x'), C(y, x') = colabove(x') + the column's
 //   sum in the tile down to y.
 // integral_image_tiles_reduce: each tile's column sums, row sums and total.
 // integral_image_tiles_scan: column sums -> colabove (down the tile rows), totals -> the totals of
 // the tiles above, row sums -> the sums of the tiles to the left (along each row); exclusive.
 // integral_image_tiles_write: C in registers, 8 columns an item, advanced row by row; the sums over
-// the items to the left come from one exclusive scan per BATCH rows (a table of the items' totals of
-// C, row by row), plus left(y) = the corner (the totals above of the tiles to the left) plus the
-// running sum of the row offsets. Sums of squares of one tile fit in uint (TR * TC * 255^2 < 2^32,
-// checked below): only carries and outputs are ulong.
+// the columns to the left come from one exclusive scan per BATCH rows (a table of the 4-column
+// groups' totals of C, row by row), plus left(y) = the corner (the totals above of the tiles to
+// the left) plus the running sum of the row offsets. Sums of squares of one tile fit in uint
+// (TR * TC * 255^2 < 2^32, checked below): only carries and outputs are ulong.
 #ifdef TILES
 #ifndef NX
 #define NX 64
@@ -325,7 +325,7 @@ void integral_image_fused(__global const uchar* in, const uint width, const uint
 #error "BATCH must divide NX and TR, and one of NX and TR the other"
 #endif
 #if TR > 256
-#error "the reduce's column sums live in 16-bit lanes: at most 257 rows"
+#error "the reduce's column sums are 16-bit (its lanes, colsum): at most 257 rows"
 #endif
 #if defined(SQUARED) && TR * TC > 66052
 #error "a tile's sum of squares must fit in uint (TR * TC * 255^2 < 2^32)"
@@ -372,14 +372,16 @@ uint tiles_sum_sq16(const uint4 v) {
     }                                                                              \
   } while (0)
 
-// colsum[ty * width + x]: the tile's column sums; rowsum[y * ntx + tx]: its row sums;
-// tilesum[ty * ntx + tx]: its total (the *2 arrays: the same of the squares).
+// colsum[ty * width + x]: the tile's column sums, in ushort (at most TR * 255; the squares' in uint),
+// half the bytes of the uint sums the scan makes of them; rowsum[tx * height + y]: its row sums (a
+// tile column's after another's: the scan along a row loads them coalesced); tilesum[ty * ntx + tx]:
+// its total (the *2 arrays: the same of the squares).
 // Column sums: in 16-bit lanes of registers, 2 a word; row sums: a table of the items' 16-pixel
 // sums, row by row, summed across at the end.
 __kernel __attribute__((reqd_work_group_size(NX, 1, 1)))
 void integral_image_tiles_reduce(__global const uchar* in, const uint width, const uint height,
-                                 __global uint* colsum, __global uint* rowsum, __global uint* tilesum,
-                                 __global ulong* colsum2, __global ulong* rowsum2, __global ulong* tilesum2) {
+                                 __global ushort* colsum, __global uint* rowsum, __global uint* tilesum,
+                                 __global uint* colsum2, __global ulong* rowsum2, __global ulong* tilesum2) {
   __local uint rt[TR * TSTRIDE];
   __local uint part[RPARTS * TR];
   __local uint rs[TR];
@@ -421,12 +423,9 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
       c[4 * m + 2] = lo[m] >> 16, c[4 * m + 3] = hi[m] >> 16;
     }
     const size_t i = (size_t)ty * width + x;
-    TILES_STORE(16, uint4, c, colsum, i, x, width);
+    TILES_STORE(16, ushort4, c, colsum, i, x, width);
 #ifdef SQUARED
-    ulong c2[16];
-#pragma unroll
-    for (uint k = 0; k < 16; ++k) c2[k] = q[k];
-    TILES_STORE(16, ulong4, c2, colsum2, i, x, width);
+    TILES_STORE(16, uint4, q, colsum2, i, x, width);
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -458,9 +457,9 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
     rs2[r] = s2;
 #endif
     if (y0 + r < height) {
-      rowsum[(size_t)(y0 + r) * ntx + tx] = s;
+      rowsum[(size_t)tx * height + y0 + r] = s;
 #ifdef SQUARED
-      rowsum2[(size_t)(y0 + r) * ntx + tx] = s2;
+      rowsum2[(size_t)tx * height + y0 + r] = s2;
 #endif
     }
   }
@@ -479,133 +478,166 @@ void integral_image_tiles_reduce(__global const uchar* in, const uint width, con
 #endif
   }
 }
-// In-place exclusive scan of n values a[i0 + k * step] (and a2's), from t (t2), SCAN_BATCH at a time:
-// a batch's loads are issued before its stores (the compiler cannot tell that a store does not feed
-// a later load of the same array, so a plain loop would wait a round trip per value).
+// Exclusive scans of n values src[i0 + k * step] (and src2's) into dst (dst2) at the same places, in
+// batches of SCAN_BATCH values whose loads are in flight together: pass 1 sums them; pass 2 writes
+// the running sums from p (p2), last batch first, from the registers pass 1 left it in, so a scan
+// of one batch loads once; earlier batches are loaded again (dst may be src: by then only later
+// batches are written). The caller declares v, v2, s, s2 (a batch and its sum), t, t2 (the total)
+// and last (the last batch's first value).
+#ifndef SCAN_BATCH
 #define SCAN_BATCH 8
-#ifdef SQUARED
-#define SCAN_BATCH_SQ(stmt) stmt
-#else
-#define SCAN_BATCH_SQ(stmt)
 #endif
-#define SCAN_IN_PLACE(a, a2, i0, step, n, t, t2)                          \
-  for (uint b = 0; b < (n); b += SCAN_BATCH) {                            \
-    uint v[SCAN_BATCH];                                                   \
-    ulong v2[SCAN_BATCH];                                                 \
-    _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {             \
-      const size_t i = (i0) + (size_t)(b + k) * (step);                   \
-      v[k] = b + k < (n) ? (a)[i] : 0;                                    \
-      SCAN_BATCH_SQ(v2[k] = b + k < (n) ? (a2)[i] : 0;)                   \
-    }                                                                     \
+#ifndef SCAN_MIN_LENGTH
+#define SCAN_MIN_LENGTH 16
+#endif
+#ifdef SQUARED
+#define SCAN_SQ(stmt) stmt
+#else
+#define SCAN_SQ(stmt)
+#endif
+#define SCAN_LOAD(src, src2, i0, step, n, b)                              \
+  s = 0;                                                                  \
+  SCAN_SQ(s2 = 0;)                                                        \
+  _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {               \
+    const size_t i = (i0) + (size_t)((b) + k) * (step);                   \
+    v[k] = (b) + k < (n) ? (src)[i] : 0;                                  \
+    SCAN_SQ(v2[k] = (b) + k < (n) ? (src2)[i] : 0;)                       \
+  }                                                                       \
+  _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {               \
+    s += v[k];                                                            \
+    SCAN_SQ(s2 += v2[k];)                                                 \
+  }
+#define SCAN_PASS1(src, src2, i0, step, n)                                \
+  for (last = 0;; last += SCAN_BATCH) {                                   \
+    SCAN_LOAD(src, src2, i0, step, n, last)                               \
+    t += s;                                                               \
+    SCAN_SQ(t2 += s2;)                                                    \
+    if (last + SCAN_BATCH >= (n)) break;                                  \
+  }
+#define SCAN_PASS2(src, src2, dst, dst2, i0, step, n, p, p2)              \
+  p += t - s;                                                             \
+  SCAN_SQ(p2 += t2 - s2;)                                                 \
+  for (uint b = last;; b -= SCAN_BATCH) {                                 \
+    uint run = p;                                                         \
+    SCAN_SQ(ulong run2 = p2;)                                             \
     _Pragma("unroll") for (uint k = 0; k < SCAN_BATCH; ++k) {             \
       const size_t i = (i0) + (size_t)(b + k) * (step);                   \
       if (b + k < (n)) {                                                  \
-        (a)[i] = t;                                                       \
-        SCAN_BATCH_SQ((a2)[i] = t2;)                                      \
+        (dst)[i] = run;                                                   \
+        SCAN_SQ((dst2)[i] = run2;)                                        \
       }                                                                   \
-      t += v[k];                                                          \
-      SCAN_BATCH_SQ(t2 += v2[k];)                                         \
+      run += v[k];                                                        \
+      SCAN_SQ(run2 += v2[k];)                                             \
     }                                                                     \
+    if (b == 0) break;                                                    \
+    SCAN_LOAD(src, src2, i0, step, n, b - SCAN_BATCH)                     \
+    p -= s;                                                               \
+    SCAN_SQ(p2 -= s2;)                                                    \
+  }
+// Down the columns of src (cols a row) from the group's columns x, each column in SCAN_SEGS
+// segments of `length` rows: pass 1, the exchange of the segments' sums, pass 2. Reached by the
+// whole group (it holds a barrier).
+#define SCAN_DOWN(src, src2, dst, dst2, cols, x)                          \
+  {                                                                       \
+    const uint n = (x) < (cols) ? y1 - y0 : 0;                            \
+    const size_t i0 = (size_t)y0 * (cols) + (x);                          \
+    SCAN_PASS1(src, src2, i0, cols, n)                                    \
+    seg[sg * SCAN_COLS + lx] = t;                                         \
+    seg2[sg * SCAN_COLS + lx] = t2;                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                         \
+    uint p = 0;                                                           \
+    ulong p2 = 0;                                                         \
+    for (uint j = 0; j < sg; ++j) {                                       \
+      p += seg[j * SCAN_COLS + lx];                                       \
+      p2 += seg2[j * SCAN_COLS + lx];                                     \
+    }                                                                     \
+    SCAN_PASS2(src, src2, dst, dst2, i0, cols, n, p, p2)                  \
   }
 
-// Groups [0, col_groups): colsum; the next tile_groups: tilesum (exclusive scans down the columns,
-// SCAN_COLS columns a group, each column in SCAN_SEGS segments of at least two batches, so that the
-// carry between batches is taken at every size: sum, exchange, rewrite). The rest:
-// rowsum, an exclusive scan along each row, a row per item. One barrier, reached by every group.
+// Groups [0, col_groups): colsum into colabove; the next tile_groups: tilesum in place (down the
+// columns, SCAN_COLS columns a group, segments of at least SCAN_MIN_LENGTH tile rows). The rest:
+// rowsum in place, along each row (a row per item: the tile-column-major rows load coalesced).
 __kernel __attribute__((reqd_work_group_size(SCAN_COLS, SCAN_SEGS, 1)))
-void integral_image_tiles_scan(__global uint* colsum, __global uint* rowsum, __global uint* tilesum,
-                               __global ulong* colsum2, __global ulong* rowsum2, __global ulong* tilesum2,
-                               const uint width, const uint height, const uint ntx, const uint nty,
-                               const uint col_groups, const uint tile_groups) {
+void integral_image_tiles_scan(__global const ushort* colsum, __global uint* colabove, __global uint* rowsum,
+                               __global uint* tilesum, __global const uint* colsum2, __global ulong* colabove2,
+                               __global ulong* rowsum2, __global ulong* tilesum2, const uint width, const uint height,
+                               const uint ntx, const uint nty, const uint col_groups, const uint tile_groups) {
   __local uint seg[SCAN_SEGS * SCAN_COLS];
   __local ulong seg2[SCAN_SEGS * SCAN_COLS];
-  const uint g = get_group_id(0), lx = get_local_id(0), s = get_local_id(1);
-  const bool down = g < col_groups + tile_groups, tiles = g >= col_groups;
-  __global uint* a = tiles ? tilesum : colsum;
-  __global ulong* a2 = tiles ? tilesum2 : colsum2;
-  const uint cols = tiles ? ntx : width, x = (tiles ? g - col_groups : g) * SCAN_COLS + lx;
-  const uint length = max(2u * SCAN_BATCH, (nty + SCAN_SEGS - 1) / SCAN_SEGS);
-  const uint y0 = min(nty, s * length), y1 = min(nty, y0 + length);
-  uint t = 0;
-  ulong t2 = 0;
-  if (down && x < cols)
-#pragma unroll 8
-    for (uint y = y0; y < y1; ++y) {
-      t += a[(size_t)y * cols + x];
-#ifdef SQUARED
-      t2 += a2[(size_t)y * cols + x];
-#endif
-    }
-  seg[s * SCAN_COLS + lx] = t;
-  seg2[s * SCAN_COLS + lx] = t2;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (down) {
-    if (x >= cols) return;
-    t = 0;
-    t2 = 0;
-    for (uint i = 0; i < s; ++i) {
-      t += seg[i * SCAN_COLS + lx];
-      t2 += seg2[i * SCAN_COLS + lx];
-    }
-    SCAN_IN_PLACE(a, a2, (size_t)y0 * cols + x, cols, y1 - y0, t, t2)
-    return;
+  const uint g = get_group_id(0), lx = get_local_id(0), sg = get_local_id(1);
+  const uint length = max((uint)SCAN_MIN_LENGTH, (nty + SCAN_SEGS - 1) / SCAN_SEGS);
+  const uint y0 = min(nty, sg * length), y1 = min(nty, y0 + length);
+  uint v[SCAN_BATCH], s, t = 0, last;
+  ulong v2[SCAN_BATCH], s2, t2 = 0;
+  if (g < col_groups) {
+    SCAN_DOWN(colsum, colsum2, colabove, colabove2, width, g * SCAN_COLS + lx)
+  } else if (g < col_groups + tile_groups) {
+    SCAN_DOWN(tilesum, tilesum2, tilesum, tilesum2, ntx, (g - col_groups) * SCAN_COLS + lx)
+  } else {
+    const uint y = (g - col_groups - tile_groups) * (SCAN_COLS * SCAN_SEGS) + sg * SCAN_COLS + lx;
+    const uint n = y < height ? ntx : 0;
+    uint p = 0;
+    ulong p2 = 0;
+    SCAN_PASS1(rowsum, rowsum2, y, height, n)
+    SCAN_PASS2(rowsum, rowsum2, rowsum, rowsum2, y, height, n, p, p2)
   }
-  const uint y = (g - col_groups - tile_groups) * (SCAN_COLS * SCAN_SEGS) + s * SCAN_COLS + lx;
-  if (y >= height) return;
-  t = 0;
-  t2 = 0;
-  SCAN_IN_PLACE(rowsum, rowsum2, (size_t)y * ntx, 1, ntx, t, t2)
 }
 
-// Over the scanned arrays: colabove = colsum, the row offsets = rowsum, the totals above = tilesum.
-// The same tiles in groups of WX = 2 * NX items of 8 columns each (twice the reduce's): a shorter
-// chain of adds per row and twice the warps to hide the loads' latency. Tiles go in the reverse of
-// the reduce's order: the image rows it read last are still in L2.
-// Per BATCH rows: t[row][item] = the item's total of C (its running sum needs only the 8-pixel
-// sums); an exclusive scan of each table row (SPR items a row, BATCH entries each, from left(y));
-// then each item adds its pixels to C and writes C's prefix from its table entry. The next batch's
-// pixels (and row offsets) are loaded before this batch's barriers, so loads stay in flight through
-// the scans. t is double-buffered: the next batch's totals are written while late items still read
-// this batch's.
+// Over the scanned arrays: colabove, the row offsets = rowsum, the totals above = tilesum.
+// The same tiles in groups of WX = 2 * NX items, each of two groups of 4 columns, one in each half
+// of the tile (columns 4 * lid and 4 * (WX + lid)): a warp's loads and stores are contiguous (with
+// 8 adjacent columns an item, two stores wrote the halves of each 32-byte sector of the output),
+// and twice the reduce's warps hide the loads' latency. Tiles go in the reverse of the reduce's
+// order: the image rows it read last are still in L2.
+// Per BATCH rows: t[row][g] = the total of C over column group g (its running sum needs only the
+// 4-pixel sums); an exclusive scan of each table row (SPR segments of WENT entries, one an item,
+// from left(y)); then each item adds its pixels to C and writes C's prefix from its two table
+// entries. The next batch's pixels (and row offsets) are loaded before this batch's barriers, so
+// loads stay in flight through the scans. t is double-buffered: the next batch's totals are written
+// while late items still read this batch's.
 #define WX (2 * NX)
-#define WSTRIDE (WX + 1)
-#define SPR (WX / BATCH)                    // write: scan segments per table row (BATCH entries each)
+#define SPR (WX / BATCH)                    // write: scan segments per table row
+#define WENT (2 * BATCH)                    // entries per segment (2 * WX a row)
+#define TIDX(g) ((g) + (g) / WENT)          // entry g's place: a spare slot after each segment,
+#define WSTRIDE (SPR * (WENT + 1))          // so that the scan's reads (a segment an item) hit distinct banks
 #if WX % BATCH != 0
 #error "BATCH must divide the write's items"
 #endif
 
-// 8 pixels at in[i] (x: the first one's column) as 2 little-endian words, zeros past the row's end.
-uint2 tiles_load8(__global const uchar* in, const size_t i, const uint x, const uint width) {
-  if (x + 8 <= width) {
-    if ((i & 7) == 0) return *(__global const uint2*)(in + i);
-    return as_uint2(vload8(0, in + i));
+// 4 pixels at in[i] (x: the first one's column) as a little-endian word, zeros past the row's end.
+uint tiles_load4(__global const uchar* in, const size_t i, const uint x, const uint width) {
+  if (x + 4 <= width) {
+    if ((i & 3) == 0) return *(__global const uint*)(in + i);
+    return as_uint(vload4(0, in + i));
   }
-  uint w[2] = {0, 0};
-  for (uint k = 0; k < 8; ++k)
-    if (x + k < width) w[k / 4] |= (uint)in[i + k] << (8 * (k % 4));
-  return (uint2)(w[0], w[1]);
+  uint w = 0;
+  for (uint k = 0; k < 3; ++k)
+    if (x + k < width) w |= (uint)in[i + k] << (8 * k);
+  return w;
+}
+// An item's 8 pixels of a row: its first group's (s0) and its second's (s1).
+uint2 tiles_load_pair(__global const uchar* in, const size_t row, const uint xa, const uint xb, const uint width) {
+  return (uint2)(tiles_load4(in, row + xa, xa, width), tiles_load4(in, row + xb, xb, width));
 }
 #define PX8_BYTE(v, k) ((((k) < 4 ? (v).s0 : (v).s1) >> (8 * ((k) % 4))) & 0xffu)
-uint tiles_sum8(const uint2 v) {
-  const uint s = LO8(v.s0) + HI8(v.s0) + LO8(v.s1) + HI8(v.s1);
+uint tiles_sum4(const uint w) {
+  const uint s = LO8(w) + HI8(w);
   return (s & 0xffffu) + (s >> 16);
 }
-uint tiles_sum_sq8(const uint2 v) {
+uint tiles_sum_sq4(const uint w) {
   uint s = 0;
 #pragma unroll
-  for (uint k = 0; k < 8; ++k) s += PX8_BYTE(v, k) * PX8_BYTE(v, k);
+  for (uint k = 0; k < 4; ++k) s += ((w >> (8 * k)) & 0xffu) * ((w >> (8 * k)) & 0xffu);
   return s;
 }
-// a[0..7] = p[i..i+7] (zeros past the row's end); T4 vectors when whole and 4-aligned.
-#define TILES_LOAD8(T, T4, a, p, i, x, width)                                      \
+// a[0..3] = p[i..i+3] (zeros past the row's end); a T4 vector when whole and 4-aligned.
+#define TILES_LOAD4(T, T4, a, p, i, x, width)                                      \
   do {                                                                             \
-    if ((x) + 8 <= (width) && ((i) & 3) == 0) {                                    \
-      _Pragma("unroll") for (uint m = 0; m < 2; ++m) {                             \
-        const T4 v = *(__global const T4*)((p) + (i) + 4 * m);                     \
-        a[4 * m] = v.s0, a[4 * m + 1] = v.s1, a[4 * m + 2] = v.s2, a[4 * m + 3] = v.s3; \
-      }                                                                            \
+    if ((x) + 4 <= (width) && ((i) & 3) == 0) {                                    \
+      const T4 v = *(__global const T4*)((p) + (i));                               \
+      (a)[0] = v.s0, (a)[1] = v.s1, (a)[2] = v.s2, (a)[3] = v.s3;                  \
     } else {                                                                       \
-      _Pragma("unroll") for (uint k = 0; k < 8; ++k) a[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
+      _Pragma("unroll") for (uint k = 0; k < 4; ++k) (a)[k] = (x) + k < (width) ? (p)[(i) + k] : (T)0; \
     }                                                                              \
   } while (0)
 
@@ -626,38 +658,38 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
   const uint lid = get_local_id(0);
   const uint ntx = get_num_groups(0), nty = get_num_groups(1);
   const uint tx = ntx - 1 - get_group_id(0), ty = nty - 1 - get_group_id(1);
-  const uint x = tx * TC + lid * 8, y0 = ty * TR, yend = min(y0 + TR, height);
-  const uint sr = lid / SPR, sk = lid % SPR;  // the table row and segment this item scans
+  const uint xa = tx * TC + lid * 4, xb = xa + 4 * WX, y0 = ty * TR, yend = min(y0 + TR, height);
+  const uint ga = TIDX(lid), gb = TIDX(WX + lid);  // the item's table entries
+  const uint sr = lid / SPR, sk = lid % SPR;        // the table row and segment this item scans
 
-  // The first batch's pixels and row offsets, then C at the tile's top and its total, and
+  // The first batch's pixels and row offsets, then C at the tile's top and its totals, and
   // left(y0 - 1), the corner.
   uint2 pxn[BATCH];
 #pragma unroll
   for (uint r = 0; r < BATCH; ++r) {
     const uint y = y0 + r;
-    pxn[r] = y < height ? tiles_load8(in, (size_t)y * width + x, x, width) : (uint2)(0);
+    pxn[r] = y < height ? tiles_load_pair(in, (size_t)y * width, xa, xb, width) : (uint2)(0);
   }
   uint ron = 0;
 #ifdef SQUARED
   ulong ron2 = 0;
 #endif
   if (lid < BATCH && y0 + lid < height) {
-    ron = rowoff[(size_t)(y0 + lid) * ntx + tx];
+    ron = rowoff[(size_t)tx * height + y0 + lid];
 #ifdef SQUARED
-    ron2 = rowoff2[(size_t)(y0 + lid) * ntx + tx];
+    ron2 = rowoff2[(size_t)tx * height + y0 + lid];
 #endif
   }
+  const size_t top = (size_t)ty * width;
   uint c[8];
-  TILES_LOAD8(uint, uint4, c, colabove, (size_t)ty * width + x, x, width);
-  uint total = 0, left = 0;
-#pragma unroll
-  for (uint k = 0; k < 8; ++k) total += c[k];
+  TILES_LOAD4(uint, uint4, c, colabove, top + xa, xa, width);
+  TILES_LOAD4(uint, uint4, c + 4, colabove, top + xb, xb, width);
+  uint total_a = c[0] + c[1] + c[2] + c[3], total_b = c[4] + c[5] + c[6] + c[7], left = 0;
 #ifdef SQUARED
   ulong c2[8];
-  TILES_LOAD8(ulong, ulong4, c2, colabove2, (size_t)ty * width + x, x, width);
-  ulong total2 = 0, left2 = 0;
-#pragma unroll
-  for (uint k = 0; k < 8; ++k) total2 += c2[k];
+  TILES_LOAD4(ulong, ulong4, c2, colabove2, top + xa, xa, width);
+  TILES_LOAD4(ulong, ulong4, c2 + 4, colabove2, top + xb, xb, width);
+  ulong total2_a = c2[0] + c2[1] + c2[2] + c2[3], total2_b = c2[4] + c2[5] + c2[6] + c2[7], left2 = 0;
 #endif
 #pragma unroll 8
   for (uint j = 0; j < tx; ++j) {
@@ -684,41 +716,51 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #pragma unroll
       for (uint r = 0; r < BATCH; ++r) {
         const uint y = yn + r;
-        pxn[r] = y < height ? tiles_load8(in, (size_t)y * width + x, x, width) : (uint2)(0);
+        pxn[r] = y < height ? tiles_load_pair(in, (size_t)y * width, xa, xb, width) : (uint2)(0);
       }
       if (lid < BATCH) {
         const bool inside = yn + lid < height;
-        ron = inside ? rowoff[(size_t)(yn + lid) * ntx + tx] : 0;
+        ron = inside ? rowoff[(size_t)tx * height + yn + lid] : 0;
 #ifdef SQUARED
-        ron2 = inside ? rowoff2[(size_t)(yn + lid) * ntx + tx] : 0;
+        ron2 = inside ? rowoff2[(size_t)tx * height + yn + lid] : 0;
 #endif
       }
     }
 #pragma unroll
     for (uint r = 0; r < BATCH; ++r) {
-      total += tiles_sum8(px[r]);
-      t[buf + r * WSTRIDE + lid] = total;
+      total_a += tiles_sum4(px[r].s0);
+      total_b += tiles_sum4(px[r].s1);
+      t[buf + r * WSTRIDE + ga] = total_a;
+      t[buf + r * WSTRIDE + gb] = total_b;
 #ifdef SQUARED
-      total2 += tiles_sum_sq8(px[r]);
-      t2[buf + r * WSTRIDE + lid] = total2;
+      total2_a += tiles_sum_sq4(px[r].s0);
+      total2_b += tiles_sum_sq4(px[r].s1);
+      t2[buf + r * WSTRIDE + ga] = total2_a;
+      t2[buf + r * WSTRIDE + gb] = total2_b;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // Row scans, 1: this segment's sum, and left(y) of its row; left advances past the batch.
-    uint v[BATCH], s = 0, lrow = 0;
+    const uint segment = buf + sr * WSTRIDE + sk * (WENT + 1);
+    uint v[WENT], s = 0, lrow = 0;
 #ifdef SQUARED
-    ulong v2[BATCH], s2 = 0, lrow2 = 0;
+    ulong v2[WENT], s2 = 0, lrow2 = 0;
 #endif
 #pragma unroll
-    for (uint j = 0; j < BATCH; ++j) {
-      v[j] = t[buf + sr * WSTRIDE + sk * BATCH + j];
+    for (uint j = 0; j < WENT; ++j) {
+      v[j] = t[segment + j];
       s += v[j];
+#ifdef SQUARED
+      v2[j] = t2[segment + j];
+      s2 += v2[j];
+#endif
+    }
+#pragma unroll
+    for (uint j = 0; j < BATCH; ++j) {
       left += ro[j];
       if (j == sr) lrow = left;
 #ifdef SQUARED
-      v2[j] = t2[buf + sr * WSTRIDE + sk * BATCH + j];
-      s2 += v2[j];
       left2 += ro2[j];
       if (j == sr) lrow2 = left2;
 #endif
@@ -737,41 +779,53 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
 #endif
     }
 #pragma unroll
-    for (uint j = 0; j < BATCH; ++j) {
-      t[buf + sr * WSTRIDE + sk * BATCH + j] = lrow;
+    for (uint j = 0; j < WENT; ++j) {
+      t[segment + j] = lrow;
       lrow += v[j];
 #ifdef SQUARED
-      t2[buf + sr * WSTRIDE + sk * BATCH + j] = lrow2;
+      t2[segment + j] = lrow2;
       lrow2 += v2[j];
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // Outputs: C advanced by the row, its prefix from the item's table entry.
+    // Outputs: C advanced by the row, its prefixes from the item's two table entries.
 #pragma unroll
     for (uint r = 0; r < BATCH; ++r) {
       const uint y = yb + r;
-      uint o[8], run = t[buf + r * WSTRIDE + lid];
+      uint o[8], run_a = t[buf + r * WSTRIDE + ga], run_b = t[buf + r * WSTRIDE + gb];
 #pragma unroll
       for (uint k = 0; k < 8; ++k) {
         c[k] += PX8_BYTE(px[r], k);
-        run += c[k];
-        o[k] = run;
+        if (k < 4) {
+          run_a += c[k];
+          o[k] = run_a;
+        } else {
+          run_b += c[k];
+          o[k] = run_b;
+        }
       }
 #ifdef SQUARED
-      ulong o2[8], run2 = t2[buf + r * WSTRIDE + lid];
+      ulong o2[8], run2_a = t2[buf + r * WSTRIDE + ga], run2_b = t2[buf + r * WSTRIDE + gb];
 #pragma unroll
       for (uint k = 0; k < 8; ++k) {
         c2[k] += PX8_BYTE(px[r], k) * PX8_BYTE(px[r], k);
-        run2 += c2[k];
-        o2[k] = run2;
+        if (k < 4) {
+          run2_a += c2[k];
+          o2[k] = run2_a;
+        } else {
+          run2_b += c2[k];
+          o2[k] = run2_b;
+        }
       }
 #endif
       if (y < height) {
-        const size_t i = (size_t)y * width + x;
-        TILES_STORE(8, uint4, o, sum, i, x, width);
+        const size_t row = (size_t)y * width;
+        TILES_STORE(4, uint4, o, sum, row + xa, xa, width);
+        TILES_STORE(4, uint4, (o + 4), sum, row + xb, xb, width);
 #ifdef SQUARED
-        TILES_STORE(8, ulong4, o2, sq, i, x, width);
+        TILES_STORE(4, ulong4, o2, sq, row + xa, xa, width);
+        TILES_STORE(4, ulong4, (o2 + 4), sq, row + xb, xb, width);
 #endif
       }
     }
