@@ -3,8 +3,9 @@
 // transposes; rows_cols_wide: more columns per work group than local memory holds at once):
 // what splitting into kernels and access runs cost; rows_transposed: two launches of one row
 // kernel that stores its output transposed; rows_cols_split: the column FFT as two global passes
-// (n = p1 x p2, four-step along the columns) so that every access is a run of 16+ columns.
-// 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
+// (n = p1 x p2, four-step along the columns) so that every access is a run of 16+ columns;
+// rows_cols_multi: VkFFT's two kernels (rows, then each column in one pass, runs of 4 columns),
+// several butterflies per work item. 5 n^2 log2(n^2) FLOPs; 16 n^2 bytes per pass.
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -17,13 +18,14 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed, rows_cols_split };
+enum class Shape { pipeline4, rows_cols, rows_cols_wide, rows_transposed, rows_cols_split, rows_cols_multi };
 const gb::Axis<Shape> kShape{"",
                             {{Shape::pipeline4, "pipeline4"},
                              {Shape::rows_cols, "rows_cols"},
                              {Shape::rows_cols_wide, "rows_cols_wide"},
                              {Shape::rows_transposed, "rows_transposed"},
-                             {Shape::rows_cols_split, "rows_cols_split"}}};
+                             {Shape::rows_cols_split, "rows_cols_split"},
+                             {Shape::rows_cols_multi, "rows_cols_multi"}}};
 
 // rows_cols_wide: columns per work group: kWideColumns float2 (32 bytes, one whole sector per row
 // touched, as rows_cols has at 1024 x 1024, where it matches VkFFT), unless local memory holds
@@ -63,12 +65,26 @@ fft::Knobs split_knobs(size_t n, size_t first, size_t cols = 0, int radix = 0) {
   return k;
 }
 
+// rows_cols_multi: rows by fft_rows_multi, one row per group, `points` per work item and one
+// butterfly of that radix each per pass: 16 (2048 as 8 x 16 x 16 in 128 work items, 4096 as 16^3
+// in 256: one exchange fewer than VkFFT's radix-8 rows of 8 points, and faster on the H200 and
+// the H100), fewer where a row would have under 16 work items; columns by fft_cols_multi with its
+// default knobs (fft::cols_multi_shape).
+constexpr size_t kMultiRowPoints = 16;
+fft::Knobs multi_row_knobs(size_t n, size_t points = 0) {
+  fft::Knobs k;
+  k.points = points ? points : std::min(kMultiRowPoints, n / 16);
+  k.radix = static_cast<int>(k.points);
+  return k;
+}
+
 struct Params {
   fft::Problem problem;
   Shape shape;
   int size_class;
-  fft::Knobs cols_knobs;  // the column pass of rows_cols_wide (and _split); rows_transposed: fft_rows_t's knobs
-  size_t split = 0;       // rows_cols_split: p1, the first column pass's length
+  fft::Knobs cols_knobs;    // the column pass of rows_cols_wide (_split, _multi); rows_transposed: fft_rows_t's knobs
+  size_t split = 0;         // rows_cols_split: p1, the first column pass's length
+  fft::Knobs rows_knobs{};  // rows_cols_multi: fft_rows_multi's
 };
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
@@ -77,11 +93,21 @@ struct Params {
 // as many adjacent columns per work group as local memory holds (2048 x 2048: 2, runs of 16 bytes,
 // half of each 32-byte sector); rows_cols_wide takes cols_knobs.cols_per_group adjacent columns
 // (2048: 4, runs of 32 bytes) and exchanges them through local memory in turns (fft_cols PIECES).
-fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split,
-                            const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& a, const cl::Buffer& b) {
+// rows_cols_multi: in -> a by fft_rows_multi, a -> out by fft_cols_multi.
+fft::Pipeline make_pipeline(const fft::Problem& p, const Params& params, const cl::Buffer& in, const cl::Buffer& out,
+                            const cl::Buffer& a, const cl::Buffer& b) {
+  const Shape shape = params.shape;
+  const fft::Knobs& cols_knobs = params.cols_knobs;
   if (shape == Shape::pipeline4) return fft::pipeline4(p, in, out, a, b);
   const fft::Knobs k = fft::knobs_2d(p);  // one kernel per length: the table
   fft::Pipeline pl;
+  if (shape == Shape::rows_cols_multi) {
+    fft::Knobs kr = params.rows_knobs, kc = cols_knobs;
+    kr.twiddle = kc.twiddle = k.twiddle;
+    pl.stages.push_back(fft::rows_stage(p.nx, p.ny * p.batch, p.dir, kr, in, a));
+    pl.stages.push_back(fft::cols_multi_stage(p.ny, p.nx, p.batch, p.dir, kc, a, out));
+    return pl;
+  }
   if (shape == Shape::rows_transposed) {
     // rows_transposed: fft_rows_t twice, in -> a (a = the rows' transforms, transposed: the
     // columns as rows) -> out (their transforms, transposed back). Each pass reads 16 n^2 bytes in
@@ -102,7 +128,7 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
     // transforms; both as 1-D Stockham passes over columns interleaved nx apart.
     fft::Knobs kc = cols_knobs;
     kc.twiddle = k.twiddle;
-    const size_t p1 = split, p2 = p.ny / split;
+    const size_t p1 = params.split, p2 = p.ny / params.split;
     pl.stages.push_back(fft::cols_stage(p1, p2, 1, p.batch, false, p.dir, kc, a, b, p.nx));
     pl.stages.push_back(fft::cols_stage(p2, p1, p1, p.batch, true, p.dir, kc, b, out, p.nx));
     return pl;
@@ -114,12 +140,18 @@ fft::Pipeline make_pipeline(const fft::Problem& p, Shape shape, const fft::Knobs
 }
 
 // The programs make_pipeline builds, stage by stage, without building them.
-std::vector<gb::ProgramKey> programs(const fft::Problem& p, Shape shape, const fft::Knobs& cols_knobs, size_t split) {
+std::vector<gb::ProgramKey> programs(const fft::Problem& p, const Params& params) {
+  const size_t split = params.split;
   fft::Knobs k;
   k.twiddle = fft::twiddle_for(std::max(p.nx, p.ny), k.twiddle);
-  fft::Knobs kc = shape == Shape::rows_cols ? k : cols_knobs;
+  fft::Knobs kc = params.shape == Shape::rows_cols ? k : params.cols_knobs;
   kc.twiddle = k.twiddle;
-  switch (shape) {
+  switch (params.shape) {
+    case Shape::rows_cols_multi: {
+      fft::Knobs kr = params.rows_knobs;
+      kr.twiddle = k.twiddle;
+      return {fft::rows_program(p.nx, p.dir, kr), fft::cols_multi_program(p.ny, p.nx, p.dir, kc)};
+    }
     case Shape::rows_transposed:
       return {fft::rows_transposed_program(p.nx, p.ny * p.batch, p.dir, kc),
               fft::rows_transposed_program(p.ny, p.nx * p.batch, p.dir, kc)};
@@ -164,12 +196,12 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->rotation = gb::Rotation(fx->sets.size());
   for (WorkingSet& s : fx->sets) {
     for (cl::Buffer* buf : {&s.out, &s.a, &s.b}) *buf = gb::make_buffer(p.problem.bytes());
-    s.pipeline = make_pipeline(p.problem, p.shape, p.cols_knobs, p.split, fx->in, s.out, s.a, s.b);
+    s.pipeline = make_pipeline(p.problem, p, fx->in, s.out, s.a, s.b);
   }
   const WorkingSet& first = fx->sets[0];
   fft::Problem back = p.problem;
   back.dir = fft::opposite(p.problem.dir);
-  fx->back = make_pipeline(back, p.shape, p.cols_knobs, p.split, first.out, fx->round_trip, first.a, first.b);
+  fx->back = make_pipeline(back, p, first.out, fx->round_trip, first.a, first.b);
   first.pipeline.require_work_groups();
   return fx;
 }
@@ -216,13 +248,19 @@ void add(const std::string& name, const Params& p) {
       if (p.cols_knobs.cols_per_group > fft::local_points() / len) why = "columns above what local memory holds";
     }
   }
+  if (why.empty() && p.shape == Shape::rows_cols_multi) {
+    why = fft::rows_pieces_shortfall(p.problem.nx, p.rows_knobs);
+    if (why.empty() && fft::rows_threads(p.problem.nx, p.rows_knobs) > fft::pieces_group_limit())
+      why = "row work group above " + std::to_string(fft::pieces_group_limit());
+    if (why.empty()) why = fft::cols_multi_shortfall(p.problem.ny, p.problem.nx, p.cols_knobs);
+  }
   if (!why.empty()) return gb::skip_variant(name, why);
   // The round trip (verification) runs the opposite direction's pipeline.
   gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
     fft::Problem back = p.problem;
     back.dir = fft::opposite(p.problem.dir);
-    auto keys = programs(p.problem, p.shape, p.cols_knobs, p.split);
-    for (auto& key : programs(back, p.shape, p.cols_knobs, p.split)) keys.push_back(key);
+    auto keys = programs(p.problem, p);
+    for (auto& key : programs(back, p)) keys.push_back(key);
     return keys;
   });
 }
@@ -249,6 +287,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
           p.split = split_first(ny);
           p.cols_knobs = split_knobs(ny, p.split);
         }
+        if (shape == Shape::rows_cols_multi) p.rows_knobs = multi_row_knobs(nx);
         add(fft::name(kShape.label(shape), p.problem, size), p);
       }
 
@@ -300,6 +339,35 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
                    {"radix", sw.radix ? std::to_string(sw.radix) : std::string("auto")}}),
         p);
   }
+
+  // rows_cols_multi at the sweep size: rows of 8 points per work item (VkFFT's: radix 8, 2048 in
+  // 256 work items), and the column kernel's blocking: 16 points per work item (VkFFT's: 4 x 128
+  // work items), radix 16 (one exchange fewer) and 8 columns (64-byte runs, 8 x 64 work items).
+  // At size 1 on 512 x 1024 (rows of 512: the dft2 and dft8 first passes of a GPU's 512 and 2048),
+  // VkFFT's columns on 256 x 2048 (a GPU's 2048-point columns, one butterfly per turn).
+  struct MultiSweep {
+    size_t row_points, cols, points;
+    int radix;
+    size_t size1_nx, size1_ny;
+  };
+  for (const MultiSweep& sw : {MultiSweep{8, 4, 32, 8, 512, 1024}, MultiSweep{16, 4, 16, 8, 256, 2048},
+                               MultiSweep{16, 4, 32, 16, 512, 1024}, MultiSweep{16, 8, 32, 8, 512, 1024}}) {
+    // the default (16, 4, 32, 8) is rows_cols_multi
+    fft::Knobs kc;
+    kc.cols_per_group = sw.cols;
+    kc.points = sw.points;
+    kc.radix = sw.radix;
+    const fft::Problem problem =
+        size == 1 ? fft::Problem{sw.size1_nx, sw.size1_ny, 1, fft::Dir::forward} : fft::problem_2d(n, fft::Dir::forward);
+    Params p{problem, Shape::rows_cols_multi, size, kc};
+    p.rows_knobs = multi_row_knobs(p.problem.nx, sw.row_points);
+    add(fft::name("rows_cols_multi", p.problem, size,
+                  {{"row_points", std::to_string(sw.row_points)},
+                   {"cols", std::to_string(sw.cols)},
+                   {"points", std::to_string(sw.points)},
+                   {"radix", std::to_string(sw.radix)}}),
+        p);
+  }
   return all;
 }
 
@@ -310,7 +378,7 @@ gb::PathSet code_paths(int size, size_t) {
     fft::Problem back = p.problem;
     back.dir = fft::opposite(p.problem.dir);
     for (const fft::Problem* problem : {&p.problem, static_cast<const fft::Problem*>(&back)})
-      for (const auto& key : programs(*problem, p.shape, p.cols_knobs, p.split)) fft::add_program_paths(paths, key);
+      for (const auto& key : programs(*problem, p)) fft::add_program_paths(paths, key);
   }
   return paths;
 }

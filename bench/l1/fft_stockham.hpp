@@ -31,7 +31,7 @@ struct Knobs {
   size_t cols_per_group = 0;             // fft_cols: adjacent columns per work group; 0: what fits
   size_t passes = 0;                     // global passes of a long transform; 0: the fewest (global_passes)
   size_t pieces = 0;                     // fft_rows: turns through local memory per exchange (rows_pieces)
-  size_t points = 0;                     // fft_rows in pieces: points per work item (rows_points); 0: auto
+  size_t points = 0;                     // fft_rows_multi, fft_cols_multi: points per work item; 0: auto
 };
 
 // Local memory a work group may use, whatever the device offers beyond it: NVIDIA's 48 KiB, so
@@ -177,7 +177,7 @@ struct Stage {
   cl::Kernel kernel;
   cl::NDRange global, local;
   std::vector<cl::Buffer> tables;
-  bool compiled_size_trusted = false;  // a transform in pieces (kPiecesGroupLimit)
+  bool compiled_size_trusted = false;  // one transform (or column block) per group: kPiecesGroupLimit
   size_t work_group() const { return local[0] * local[1] * local[2]; }
 };
 
@@ -206,21 +206,26 @@ struct Pipeline {
 // per group, n / pieces points in local memory at once, the rest waiting in registers; pieces a
 // power of two up to the radix (a turn moves a block of radix / pieces registers of each work
 // item). Throws where the knob cannot be met; rows_pieces_shortfall() says why first.
-// fft_rows_multi (rows_points) also needs the radix and the first radix to divide the points, and
-// as many butterflies per work item in each pass as pieces, and a radix of at least pieces.
+// fft_rows_multi (rows_points, in pieces or in one) also needs the radix and the first radix to
+// divide the points, as many butterflies per work item in each pass as pieces, a radix of at least
+// pieces, and work items in multiples of 16 (multi_plan_shortfall, fft_cols_multi's too).
+inline std::string multi_plan_shortfall(size_t n, const RadixPlan& plan, size_t points, size_t pieces) {
+  const size_t radix = static_cast<size_t>(plan.radix), first = static_cast<size_t>(plan.first);
+  if (points % radix || points % first || n % points || points / radix < pieces || points / first < pieces ||
+      (plan.passes > 2 && radix < pieces) || pieces & (pieces - 1) || points > 64 || (n / points) % 16)
+    return "points " + std::to_string(points) + ", radix " + std::to_string(radix) + " (first " + std::to_string(first) +
+           "), pieces " + std::to_string(pieces) + ": no plan of several butterflies per work item";
+  return {};
+}
 inline std::string rows_pieces_shortfall(size_t n, const Knobs& k) {
-  if (k.points != 0 && k.pieces <= 1) return "points (several butterflies per work item) without pieces";
-  if (k.pieces == 0) return {};
+  if (k.pieces == 0 && k.points == 0) return {};
   const RadixPlan plan = rows_plan(n, k);
   const size_t radix = static_cast<size_t>(plan.radix), points = rows_points(n, k);
   if (points != 0) {
-    const size_t first = static_cast<size_t>(plan.first);
-    if (points % radix || points % first || n % points || points / radix < k.pieces || points / first < k.pieces ||
-        (plan.passes > 2 && radix < k.pieces) || k.pieces & (k.pieces - 1))
-      return "points " + std::to_string(points) + ", radix " + std::to_string(radix) + " (first " + std::to_string(first) +
-             "), pieces " + std::to_string(k.pieces) + ": no plan of fft_rows_multi";
-    if (n / k.pieces > local_points())
-      return std::to_string(n / k.pieces) + " points per piece: above local memory (" + std::to_string(local_points()) + ")";
+    const size_t pieces = std::max<size_t>(1, k.pieces);
+    if (std::string why = multi_plan_shortfall(n, plan, points, pieces); !why.empty()) return why;
+    if (n / pieces > local_points())
+      return std::to_string(n / pieces) + " points per piece: above local memory (" + std::to_string(local_points()) + ")";
     return {};
   }
   if (k.pieces & (k.pieces - 1) || k.pieces > radix)
@@ -272,7 +277,70 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
   GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
   s.local = cl::NDRange(threads * rows);
   s.global = cl::NDRange(gb::round_up(transforms, rows) / rows * threads * rows);
-  s.compiled_size_trusted = k.pieces > 1 && s.work_group() <= kPiecesGroupLimit;
+  s.compiled_size_trusted = (k.pieces > 1 || rows_points(n, k) != 0) && s.work_group() <= kPiecesGroupLimit;
+  return s;
+}
+
+// fft_cols_multi: the columns of p points of `batch` arrays `width` wide, each in one pass through
+// local memory (VkFFT's column kernel): cols adjacent columns per group (default kMinColumns:
+// 32-byte runs), `points` per work item (default kColsMultiPoints, but at least 16 work items per
+// column, and doubled while the group is above pieces_group_limit: 2048 in 4 x 64 work items, 4096
+// in 4 x 128; VkFFT's 16 points, 2048 in 4 x 128, was slower on the H200 and the H100: per work
+// item half the butterflies to overlap and to share one pass's twiddle loads), the radix-8 plan
+// unless set (small butterflies keep the registers of 512 work items), and the fewest turns of the
+// exchange (pieces) that fit kLocalBytes (2048: 2, 4096: 4).
+constexpr size_t kColsMultiPoints = 32;
+struct ColsMultiShape {
+  RadixPlan plan;
+  size_t cols, points, pieces;
+  size_t group(size_t p) const { return cols * p / points; }
+};
+// Local bytes of fft_cols_multi's exchange (M_SPAN): `piece` points of `cols` columns, one float2 per
+// column after every 2^sh points, sh that of the first exchange.
+inline size_t cols_multi_local_bytes(size_t piece, size_t cols, const RadixPlan& plan) {
+  const size_t sh = std::min<size_t>(4, std::max<size_t>(2, log2_of(static_cast<size_t>(plan.first))));
+  return (cols * ((piece - 1) + ((piece - 1) >> sh)) + cols) * 8;
+}
+inline ColsMultiShape cols_multi_shape(size_t p, const Knobs& k) {
+  ColsMultiShape c{radix_plan(p, k.radix ? k.radix : kMultiRadix), k.cols_per_group ? k.cols_per_group : kMinColumns,
+                   k.points ? k.points : std::max<size_t>(1, std::min(kColsMultiPoints, p / 16)), 1};
+  while (k.points == 0 && c.points < 64 && c.group(p) > pieces_group_limit()) c.points *= 2;
+  while (c.pieces < c.points / static_cast<size_t>(c.plan.radix) &&
+         cols_multi_local_bytes(p / c.pieces, c.cols, c.plan) > kLocalBytes)
+    c.pieces *= 2;
+  return c;
+}
+// Why fft_cols_multi cannot take these columns with these knobs (empty: it can).
+inline std::string cols_multi_shortfall(size_t p, size_t width, const Knobs& k) {
+  const ColsMultiShape c = cols_multi_shape(p, k);
+  if (std::string why = multi_plan_shortfall(p, c.plan, c.points, c.pieces); !why.empty()) return why;
+  if (c.plan.radix < 4 || (p / c.points) % static_cast<size_t>(c.plan.radix))
+    return "radix " + std::to_string(c.plan.radix) + ": below 4 or not dividing the work items of a column";
+  const size_t local = std::min<size_t>(kLocalBytes, gb::session().info().local_mem_bytes);
+  if (cols_multi_local_bytes(p / c.pieces, c.cols, c.plan) > local)
+    return std::to_string(c.cols) + " columns of " + std::to_string(p / c.pieces) + " points: above local memory";
+  if (width % c.cols) return "width " + std::to_string(width) + ": not a multiple of " + std::to_string(c.cols) + " columns";
+  if (c.group(p) > pieces_group_limit()) return "work group above " + std::to_string(pieces_group_limit());
+  return {};
+}
+inline gb::ProgramKey cols_multi_program(size_t p, size_t width, Dir dir, const Knobs& k) {
+  const ColsMultiShape c = cols_multi_shape(p, k);
+  return {"l1/fft.cl", options(p, c.plan, dir, k.twiddle) + " -DPOINTS=" + std::to_string(c.points) + " -DPIECES=" +
+                           std::to_string(c.pieces) + " -DCOLS_PER_GROUP=" + std::to_string(c.cols) +
+                           " -DWIDTH=" + std::to_string(width) + " -DBUILD_COLS_MULTI"};
+}
+inline Stage cols_multi_stage(size_t p, size_t width, size_t batch, Dir dir, const Knobs& k, const cl::Buffer& in,
+                              const cl::Buffer& out) {
+  const ColsMultiShape c = cols_multi_shape(p, k);
+  Stage s;
+  s.kernel = gb::session().kernel(cols_multi_program(p, width, dir, k), "fft_cols_multi");
+  s.tables.push_back(local_table(p));
+  GB_CL(s.kernel.setArg(0, in));
+  GB_CL(s.kernel.setArg(1, out));
+  GB_CL(s.kernel.setArg(2, s.tables[0]));
+  s.local = cl::NDRange(c.group(p), 1);
+  s.global = cl::NDRange(width / c.cols * c.group(p), batch);
+  s.compiled_size_trusted = c.group(p) <= kPiecesGroupLimit;
   return s;
 }
 
@@ -503,10 +571,10 @@ inline std::vector<gb::ProgramKey> pipeline4_programs(const Problem& p) {
 }
 
 // The code paths a program of fft.cl compiles (read from its build options): per kernel (rows,
-// cols, rows_t, transpose), the DFT sizes of its first and later passes, several first-pass
-// butterflies per work item, 3+ radix passes, transforms or columns per group, local-memory turns
-// (PIECES; fft_rows: a transform above local memory, the rotated and relabelling exchanges), the
-// inter-pass twiddle, the contiguous store, interleaved columns, the twiddle source.
+// cols, rows_t, rows_multi, cols_multi, transpose), the DFT sizes of its first and later passes,
+// several first-pass butterflies per work item, 3+ radix passes, transforms or columns per group,
+// local-memory turns (PIECES; fft_rows: a transform above local memory, the rotated and relabelling
+// exchanges), the inter-pass twiddle, the contiguous store, interleaved columns, the twiddle source.
 inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
   std::map<std::string, long> d;
   size_t at = 0;
@@ -516,26 +584,27 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
     at += 2;
   }
   if (d.count("TILE")) return paths.insert("transpose: tiles"), void();
+  const bool multi = d.count("POINTS") > 0;  // fft_rows_multi, or with columns fft_cols_multi
   const std::string kind = d.count("ROWS_T")           ? "rows_t"
                            : d.count("GLOBAL_TWIDDLE") ? "cols"
-                           : d.count("POINTS")         ? "rows_multi"
+                           : multi                     ? (d.count("COLS_PER_GROUP") ? "cols_multi" : "rows_multi")
                                                        : "rows";
   static const char* twiddles[] = {"sincos", "native", "table"};
   paths.insert(kind + ": dft" + std::to_string(d["FIRST_RADIX"]) + " first pass");
   paths.insert(kind + ": dft" + std::to_string(d["RADIX"]) + " passes");
-  if (d["FIRST_RADIX"] < d["RADIX"] && kind != "rows_multi") paths.insert(kind + ": 2+ first-pass butterflies per work item");
-  if (kind == "rows_multi") {
+  if (d["FIRST_RADIX"] < d["RADIX"] && !multi) paths.insert(kind + ": 2+ first-pass butterflies per work item");
+  if (multi) {
     // Twiddles shared by a work item's butterflies (sub-transforms up to the work items), or not;
     // a turn of the exchange taking one butterfly of each work item, or several.
     const long threads = d["N"] / d["POINTS"];
     long s = d["FIRST_RADIX"];
     for (long pass = 1; pass < d["PASSES"]; ++pass, s *= d["RADIX"])
-      paths.insert(s <= threads ? "rows_multi: twiddles shared by the butterflies of a work item" : "rows_multi: twiddles per butterfly");
+      paths.insert(kind + (s <= threads ? ": twiddles shared by the butterflies of a work item" : ": twiddles per butterfly"));
     s = 1;
     for (long pass = 0; pass + 1 < d["PASSES"]; ++pass) {  // the passes before an exchange
       const long radix = pass == 0 ? d["FIRST_RADIX"] : d["RADIX"];
-      paths.insert(d["POINTS"] / radix / d["PIECES"] > 1 ? "rows_multi: 2+ butterflies per turn" : "rows_multi: one butterfly per turn");
-      if (s > 1 && s < 16) paths.insert("rows_multi: an exchange padded by 2 per 16 points");
+      paths.insert(kind + (d["POINTS"] / radix / d["PIECES"] > 1 ? ": 2+ butterflies per turn" : ": one butterfly per turn"));
+      if (kind == "rows_multi" && s > 1 && s < 16) paths.insert("rows_multi: an exchange padded by 2 per 16 points");
       s *= radix;
     }
   }

@@ -1,7 +1,8 @@
 // Complex single-precision FFTs (float2 = re, im) as Stockham passes of radix 2..32 in local memory:
 // fft_rows (short transforms, one read + one write), fft_rows_multi (one transform per group, several
-// butterflies per work item), fft_cols (one pass of a global Stockham FFT: long 1-D transforms and
-// 2-D columns) and fft_transpose (the 2-D four-kernel pipeline).
+// butterflies per work item) and fft_cols_multi (the same on 2-D columns), fft_cols (one pass of a
+// global Stockham FFT: long 1-D transforms and 2-D columns) and fft_transpose (the 2-D four-kernel
+// pipeline).
 //
 // Knobs (build options; the host passes the derived ones):
 //   N               points of the transform done in local memory (fft_rows: the length; fft_cols: P)
@@ -13,14 +14,16 @@
 //   SCALE           applied on the final store (1.0f, or 1/N as a hex float for the inverse)
 //   TWIDDLE         0: cospi/sinpi of the exact angle, 1: native_cos/native_sin, 2: table (host, double)
 //   ROWS_PER_GROUP  fft_rows: transforms per work group (work group = THREADS * ROWS_PER_GROUP)
-//   COLS_PER_GROUP  fft_cols: adjacent columns per work group (work group = THREADS * COLS_PER_GROUP)
+//   COLS_PER_GROUP  fft_cols, fft_cols_multi: adjacent columns per work group (work group = THREADS *
+//                   COLS_PER_GROUP; fft_cols_multi: N / POINTS * COLS_PER_GROUP)
 //   PIECES          fft_cols: local memory holds COLS_PER_GROUP / PIECES columns; each exchange
 //                   between passes goes through it one piece of columns at a time (more columns
 //                   per group, so longer global runs, than local memory holds at once).
 //                   fft_rows (ROWS_PER_GROUP 1, PIECES <= RADIX): local memory holds N / PIECES
 //                   points; each exchange goes through it one piece of points at a time (a
 //                   transform longer than local memory holds, in one pass over global memory);
-//                   fft_rows_multi likewise (PIECES up to RADIX and to the butterflies per item)
+//                   fft_rows_multi and fft_cols_multi likewise (PIECES up to RADIX and to the
+//                   butterflies per item)
 //   GLOBAL_TWIDDLE  fft_cols: multiply the input by the inter-pass twiddles of a global Stockham pass
 //   STORE_CONTIGUOUS fft_cols: first global pass (ns = 1): the output block is contiguous, stored
 //                   through local memory so that neighbouring work items write neighbouring points
@@ -28,12 +31,17 @@
 //                   a 2-D array that wide: column j = point-block * width + x); the host scales stride
 //                   and ns by the width, so only the inter-pass twiddle needs to drop x (0: none)
 //   LDS_PAD         one float2 of padding every 16 in local memory (bank conflicts of strided stores;
-//                   fft_rows_multi: one or two, per exchange)
+//                   fft_rows_multi: one or two, per exchange; fft_cols_multi: one per column after
+//                   every radix points)
+//   WIDTH           fft_cols_multi: points per row of the 2-D array (the columns' stride), a constant
+//                   so that every access is the work item's address plus a compile-time offset
 //   TILE, TILE_ROWS fft_transpose: tile edge and rows per work item step
 //   ROWS_T          1: build fft_rows_t (ROWS_PER_GROUP rows per group, PIECES turns through local memory)
-//   POINTS          fft_rows_multi: points per work item (POINTS / RADIX butterflies per pass)
-//   BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE, BUILD_ROWS_MULTI: build only that kernel (ROWS_T builds
-//                   only fft_rows_t; fft_rows_multi is built only when asked for)
+//   POINTS          fft_rows_multi, fft_cols_multi: points per work item (POINTS / RADIX butterflies
+//                   per pass)
+//   BUILD_ROWS, BUILD_COLS, BUILD_TRANSPOSE, BUILD_ROWS_MULTI, BUILD_COLS_MULTI: build only that kernel
+//                   (ROWS_T builds only fft_rows_t; fft_rows_multi and fft_cols_multi are built only
+//                   when asked for)
 #ifndef N
 #define N 1024
 #endif
@@ -75,6 +83,9 @@
 #endif
 #ifndef LDS_PAD
 #define LDS_PAD 1
+#endif
+#ifndef WIDTH
+#define WIDTH 4
 #endif
 #ifndef TILE
 #define TILE 32
@@ -288,6 +299,7 @@ float2 global_twiddle(uint e, uint log2_period, uint split, __global const float
 // ROWS_T): a program that compiled all of them would cost NVIDIA's compiler two to three times
 // the time. With none of them, every kernel but fft_rows_t is built.
 #if defined(BUILD_ROWS) || defined(BUILD_COLS) || defined(BUILD_TRANSPOSE) || defined(BUILD_ROWS_MULTI) || \
+    defined(BUILD_COLS_MULTI) || \
     (defined(ROWS_T) && ROWS_T)
 #define BUILD_ONE 1
 #endif
@@ -430,20 +442,51 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // 16 (d = k mod s radix, k < s), and M_THREADS is a multiple of 16, so MIDX(d + r s) = MIDX(d) +
 // MIDX(r s) and MIDX(t + M_THREADS i) = MIDX(t) + MIDX(M_THREADS i): one address per butterfly and
 // turn, compile-time offsets.
-#if defined(BUILD_ROWS_MULTI)
-#define M_THREADS (N / POINTS)        // work items per transform (and per group)
-#define M_PIECE (N / PIECES)          // points in local memory at once
+//
+// fft_cols_multi: the same transform on the columns of an array WIDTH wide, M_COLS adjacent
+// columns per group (work item c + M_COLS t: neighbours take neighbouring columns, so global
+// accesses come in runs of M_COLS float2; 4: one 32-byte sector), each column's N points in one
+// pass over global memory, as VkFFT's column kernel. Local memory holds point i of column c at
+// M_COLS (i + (i >> sh)) + c: the columns of a point side by side, one float2 per column after
+// every 2^sh points, sh = log2 of the writer's radix (at least 2). After the first pass (s = 1)
+// work item t stores point t radix + r at slot offset (t + r) mod 4 within 4 columns, so the 8
+// work items of a warp per column (4 columns) take each offset twice: two wavefronts per 64-bit
+// access, the fewest, as the later passes' runs of consecutive points and the loads do (checked
+// for every plan the host builds). The same split into compile-time offsets holds (d mod 2^sh
+// plus (r s) mod 2^sh stays below 2^sh).
+#if defined(BUILD_ROWS_MULTI) || defined(BUILD_COLS_MULTI)
+#if defined(BUILD_COLS_MULTI)
+#define M_COLS COLS_PER_GROUP         // adjacent columns per group
+#else
+#define M_COLS 1
+#endif
+#define M_THREADS (N / POINTS)        // work items per transform
+#define M_PIECE (N / PIECES)          // points of a transform in local memory at once
 #define M_LOADS (POINTS / PIECES)     // slots stored and loaded per turn
 #define MIDX(i, pad) ((i) + ((i) >> 4) * (pad))
+#if M_COLS == 1
+#define MOFF(i, space) MIDX(i, space)  // space: the pad per 16 points
+#define M_SPAN (MIDX(M_PIECE - 1, 2 * LDS_PAD) + 1)
+#else
+#define MOFF(i, space) (M_COLS * ((i) + ((i) >> (space))))  // space: sh
+#define M_SH_MIN (FIRST_RADIX >= 16 ? 4 : FIRST_RADIX >= 8 ? 3 : 2)  // the first exchange's sh
+#define M_SPAN (LDS_PAD ? MOFF(M_PIECE - 1, M_SH_MIN) + M_COLS : M_COLS * M_PIECE)
+#endif
 #if POINTS % RADIX || POINTS % FIRST_RADIX || POINTS / RADIX < PIECES || POINTS / FIRST_RADIX < PIECES || \
-    (PASSES > 2 && RADIX < PIECES) || (PIECES & (PIECES - 1)) || POINTS > 64 || M_THREADS % 16
-#error "fft_rows_multi: needs RADIX and FIRST_RADIX dividing POINTS <= 64, PIECES a power of two up to RADIX and to the butterflies per work item, 16 | N / POINTS"
+    (PASSES > 2 && RADIX < PIECES) || (PIECES & (PIECES - 1)) || POINTS > 64 || M_THREADS % 16 || \
+    (M_COLS > 1 && (M_THREADS % RADIX || RADIX < 4))
+#error "fft_rows_multi: needs RADIX and FIRST_RADIX dividing POINTS <= 64, PIECES a power of two up to RADIX and to the butterflies per work item, 16 | N / POINTS (fft_cols_multi: and RADIX >= 4 dividing it)"
 #endif
 
-// The exchange after a pass of `radix` on sub-transforms of s points (see above).
+// The exchange after a pass of `radix` on sub-transforms of s points (see above); L: the work
+// item's column.
 void multi_exchange(float2* v, __local float2* L, const uint t, const int radix, const uint s) {
   const int per_item = POINTS / radix, per_turn = per_item / PIECES;  // butterflies
-  const uint pad = LDS_PAD ? (s > 1 && s < 16 ? 2 : 1) : 0;
+#if M_COLS == 1
+  const uint space = LDS_PAD ? (s > 1 && s < 16 ? 2 : 1) : 0;
+#else
+  const uint space = LDS_PAD ? max(2, 31 - (int)clz(radix)) : 31;
+#endif
   float2 next[POINTS];
 #pragma unroll
   for (int turn = 0; turn < PIECES; ++turn) {
@@ -451,13 +494,13 @@ void multi_exchange(float2* v, __local float2* L, const uint t, const int radix,
 #pragma unroll
     for (int b = turn * per_turn; b < (turn + 1) * per_turn; ++b) {
       const uint j = t + M_THREADS * b, k = j & (s - 1);
-      __local float2* at = L + MIDX(((j - k) * radix + k) & (M_PIECE - 1), pad);
+      __local float2* at = L + MOFF(((j - k) * radix + k) & (M_PIECE - 1), space);
 #pragma unroll
-      for (int r = 0; r < radix; ++r) at[MIDX(r * s, pad)] = v[b + per_item * r];
+      for (int r = 0; r < radix; ++r) at[MOFF(r * s, space)] = v[b + per_item * r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (int i = 0; i < M_LOADS; ++i) next[turn * M_LOADS + i] = L[MIDX(t, pad) + MIDX(M_THREADS * i, pad)];
+    for (int i = 0; i < M_LOADS; ++i) next[turn * M_LOADS + i] = L[MOFF(t, space) + MOFF(M_THREADS * i, space)];
   }
 #pragma unroll
   for (int m = 0; m < POINTS; ++m) v[m] = next[m];
@@ -473,16 +516,8 @@ void multi_twiddles(float2* w, const uint k, const uint period, __global const f
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(M_THREADS, 1, 1)))
-void fft_rows_multi(__global const float2* restrict in, __global float2* restrict out,
-                    __global const float2* restrict table, const uint transforms) {
-  __local float2 L[MIDX(M_PIECE - 1, 2 * LDS_PAD) + 1];
-  const uint t = get_local_id(0);
-  const size_t base = (size_t)get_group_id(0) * N;  // one transform per group, `transforms` groups
-  float2 v[POINTS];
-#pragma unroll
-  for (int m = 0; m < POINTS; ++m) v[m] = in[base + t + M_THREADS * m];
-
+// Every pass of the transform whose points v[m] = t + M_THREADS m the work item holds, in place.
+void multi_passes(float2* v, __local float2* L, const uint t, __global const float2* table) {
   // Pass 0 (stride 1 so no twiddles).
 #pragma unroll
   for (int b = 0; b < POINTS / FIRST_RADIX; ++b) {
@@ -518,9 +553,38 @@ void fft_rows_multi(__global const float2* restrict in, __global float2* restric
     if (pass < PASSES - 1) multi_exchange(v, L, t, RADIX, s);
     s *= RADIX;
   }
+}
+
+#if defined(BUILD_ROWS_MULTI)
+__kernel __attribute__((reqd_work_group_size(M_THREADS, 1, 1)))
+void fft_rows_multi(__global const float2* restrict in, __global float2* restrict out,
+                    __global const float2* restrict table, const uint transforms) {
+  __local float2 L[M_SPAN];
+  const uint t = get_local_id(0);
+  const size_t base = (size_t)get_group_id(0) * N;  // one transform per group, `transforms` groups
+  float2 v[POINTS];
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) v[m] = in[base + t + M_THREADS * m];
+  multi_passes(v, L, t, table);
 #pragma unroll
   for (int m = 0; m < POINTS; ++m) out[base + t + M_THREADS * m] = v[m] * SCALE;
 }
+#else
+// Groups (WIDTH / M_COLS, batch): column x = group x M_COLS + c of 2-D transform `batch`.
+__kernel __attribute__((reqd_work_group_size(M_THREADS * M_COLS, 1, 1)))
+void fft_cols_multi(__global const float2* restrict in, __global float2* restrict out,
+                    __global const float2* restrict table) {
+  __local float2 L[M_SPAN];
+  const uint c = get_local_id(0) % M_COLS, t = get_local_id(0) / M_COLS;
+  const size_t base = ((size_t)get_group_id(1) * N + t) * WIDTH + get_group_id(0) * M_COLS + c;  // point t
+  float2 v[POINTS];
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) v[m] = in[base + (size_t)M_THREADS * WIDTH * m];
+  multi_passes(v, L + c, t, table);
+#pragma unroll
+  for (int m = 0; m < POINTS; ++m) out[base + (size_t)M_THREADS * WIDTH * m] = v[m] * SCALE;
+}
+#endif
 #endif
 
 // ---- fft_cols: one pass of a global Stockham FFT of stride * N points per batch member -------

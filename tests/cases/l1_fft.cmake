@@ -3,6 +3,6 @@
 add_case_test(L1.FFT "^L1/FFT/")
 # The batched 2-D transforms (every axis that may follow dir:), and the frames part
 # (fft2d_frames.cpp): pipeline4 synchronised every 1, 10 or 100 frames.
-add_case_test(L1.FFT2D "^L1/FFT2D/[a-z0-9_]+/n:[0-9x]+/dir:[a-z]+/(size|cols|rows|split):")
+add_case_test(L1.FFT2D "^L1/FFT2D/[a-z0-9_]+/n:[0-9x]+/dir:[a-z]+/(size|cols|rows|split|row_points):")
 add_case_test(L1.FFT2D.frames "^L1/FFT2D/pipeline4/.*/sync_every:")
 
