@@ -282,6 +282,9 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   for (const auto& [nx, ny] : extents(size))
     for (Shape shape : kShape.all())
       for (fft::Dir dir : fft::kDir.all()) {
+        // Size 1's thin transforms run forward only: each forward check runs the inverse too (the
+        // round trip), whose kernels the inverse n x n names check against the reference.
+        if (nx != ny && dir == fft::Dir::inverse) continue;
         Params p{fft::Problem{nx, ny, 1, dir}, shape, size, shape == Shape::rows_cols_wide ? wide_knobs(ny) : fft::Knobs{}};
         if (shape == Shape::rows_cols_split) {
           p.split = split_first(ny);
