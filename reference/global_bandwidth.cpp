@@ -103,4 +103,14 @@ std::vector<float> stream_triad(const std::vector<float>& b, const std::vector<f
   return a;
 }
 
+std::vector<float> tiles_transposed(const std::vector<float>& in, size_t width, size_t height, size_t tile) {
+  std::vector<float> out = filled_vector<float>(in.size());
+  parallel_for(height, [&](size_t y) {  // input row y: its tiles' rows land in output rows x .. x + tile
+    const size_t ty = y / tile * tile, r = y % tile;
+    for (size_t tx = 0; tx < width; tx += tile)
+      std::copy_n(&in[y * width + tx], tile, &out[(tx + r) * height + ty]);
+  });
+  return out;
+}
+
 }  // namespace ref

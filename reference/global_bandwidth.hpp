@@ -26,6 +26,9 @@ std::vector<double> bandwidth_read_sums_persistent(const std::vector<float>& in,
                                                    size_t group, unsigned passes);
 // What global_bandwidth_write stores: scrambled(element index) + lane, in float, as the kernel.
 std::vector<float> bandwidth_write_pattern(size_t floats, size_t width);
+// global_bandwidth_copy_tiles: input tile (tx, ty) of tile x tile floats (height rows of width)
+// copied unchanged to tile (ty, tx) of the output (width rows of height).
+std::vector<float> tiles_transposed(const std::vector<float>& in, size_t width, size_t height, size_t tile);
 // a = b + scalar * c
 std::vector<float> stream_triad(const std::vector<float>& b, const std::vector<float>& c, float scalar);
 

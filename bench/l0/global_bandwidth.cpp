@@ -1,6 +1,8 @@
 // L0/GlobalBandwidth: streaming read, write, copy and STREAM triad over buffers far past the last
-// cache level, and a persistent read (a resident grid walking the buffer, groups per compute unit
-// swept). Bytes per unit: read n (+ one float per work item), write n, copy 2n, triad 3n.
+// cache level, a persistent read (a resident grid walking the buffer, groups per compute unit
+// swept), and a copy in a tiled transpose's pattern (tiles moved to their transposed place, their
+// contents not transposed: the ceiling of L1/Transpose's tiled kernels). Bytes per unit: read n
+// (+ one float per work item), write n, copy 2n, triad 3n.
 #include <memory>
 
 #include "gpu_bench.hpp"
@@ -11,12 +13,13 @@ namespace {
 // ---- parameters -------------------------------------------------------------------------------
 enum class Op { read, write, copy, triad };
 const gb::Axis<Op> kOp{"", {{Op::read, "read"}, {Op::write, "write"}, {Op::copy, "copy"}, {Op::triad, "triad"}}};
-enum class Access { coalesced, blocked, strided, persistent };
+enum class Access { coalesced, blocked, strided, persistent, tiles_transposed };
 const gb::Axis<Access> kAccess{"access",
                                {{Access::coalesced, "coalesced"},
                                 {Access::blocked, "blocked"},
                                 {Access::strided, "strided"},
-                                {Access::persistent, "persistent"}}};
+                                {Access::persistent, "persistent"},
+                                {Access::tiles_transposed, "tiles_transposed"}}};
 int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
@@ -33,6 +36,12 @@ constexpr size_t kPersistentGroupsPerUnit[] = {4, 8, 16};
 // passes:4: four walks over the buffer per kernel leave a quarter of the gaps between kernels
 // (clpeak times each kernel alone, without them).
 constexpr unsigned kPersistentPasses[] = {1, 4};
+// Tiles transposed: square tiles of these sides (floats), in groups of tile / 4 x 1024 / tile
+// float4 items. The buffer is a matrix of 2^floor(log2(n) / 2) columns (16384^2 at size 3);
+// class 1's 2048 x 2080 takes tiles of 32 only. On the H100 at 8192^2 tiles of 64 were the
+// fastest, at 0.960 of the copy (32: 0.936, 128: 0.944; docs/PERFORMANCE.md, run 98).
+constexpr size_t kTransposedTiles[] = {32, 64, 128};
+constexpr size_t kTileGroupItems = 256;  // the kernel's TILE / 4 x TILE_ROWS
 
 struct Params {
   Op op;
@@ -42,6 +51,7 @@ struct Params {
   int size_class;
   size_t groups_per_unit = 0;  // persistent: the grid, in work groups per compute unit
   unsigned passes = 1;         // persistent: walks over the buffer per kernel
+  size_t tile = 0;             // tiles_transposed: the tile's side in floats
 
   std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
   size_t items() const {
@@ -61,6 +71,12 @@ static const size_t by_class_bytes[] = {65u << 18, 128u << 20, size_t(1) << 30, 
 // is exact in float in any order, so the sums are checked for equality, each on its own.
 constexpr double kInputQuantum = 1.0 / 128;
 size_t buffer_bytes(int size_class) { return by_class_bytes[size_class - 1]; }
+// Tiles transposed: the buffer as a matrix, width (a power of two) x height floats.
+size_t matrix_width(size_t floats) {
+  size_t w = 1;
+  while (4 * w * w <= floats) w *= 2;
+  return w;
+}
 
 // ---- set-up -----------------------------------------------------------------------------------
 // The inputs of one operation at one buffer size, shared by every type, access pattern and work
@@ -107,6 +123,7 @@ size_t work_items(const Params& p, size_t floats) {
 
 // The one program of a configuration: built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
+  if (p.access == Access::tiles_transposed) return {"l0/global_bandwidth.cl", "-DTILE=" + std::to_string(p.tile)};
   return {"l0/global_bandwidth.cl", "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
                                         " -DITEMS=" + std::to_string(p.items()) +
                                         (p.access == Access::strided  ? " -DSTRIDED"
@@ -118,6 +135,19 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   fx->problem = &pb;
+  if (p.access == Access::tiles_transposed) {
+    const size_t width = matrix_width(pb.floats), height = pb.floats / width;
+    fx->kernel = s.kernel(program_of(p), "global_bandwidth_copy_tiles");
+    gb::require_work_group(fx->kernel, p.wg.size());
+    fx->global = cl::NDRange(width / p.tile * p.wg.x, height / p.tile * p.wg.y);
+    fx->local = p.wg.local();
+    fx->a = gb::make_buffer(pb.bytes);
+    GB_CL(fx->kernel.setArg(0, pb.b));
+    GB_CL(fx->kernel.setArg(1, fx->a));
+    GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(width)));
+    GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(height)));
+    return fx;
+  }
   const bool persistent = p.access == Access::persistent;
   const size_t elements = pb.floats / p.width;
   fx->work_items = work_items(p, pb.floats);
@@ -185,6 +215,11 @@ gb::Check verify(const Fixture& fx, const Params& p) {
       return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.write_pattern.second, "written pattern");
     }
     case Op::copy:
+      if (p.access == Access::tiles_transposed) {
+        const size_t width = matrix_width(pb.floats);
+        return gb::check_exact(gb::read_back<float>(fx.a, pb.floats),
+                               ref::tiles_transposed(pb.input_b, width, pb.floats / width, p.tile), "tiles transposed");
+      }
       return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.input_b, "copy");
     case Op::triad: {
       // Two roundings at most (b + s*c, or one fma), the reference's one: 3 u (|b| + |s c|) per element.
@@ -206,7 +241,7 @@ double bytes_moved(const Fixture& fx, const Params& p) {
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   // The problem: one per operation, shared by its types, accesses and shapes.
-  const auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"type", "access", "groups_per_cu", "passes", "wg"}),
+  const auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"type", "access", "groups_per_cu", "passes", "tile", "wg"}),
                                                [&] { return make_problem(p.op, p.size_class); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(fx.kernel, fx.global, fx.local); })
@@ -285,6 +320,21 @@ void register_global_bandwidth() {
     add(gb::bench_name("L0/GlobalBandwidth", {{"", "copy"},
                                                {"type", "float4"},
                                                {"access", "coalesced"},
+                                               {"wg", wg.label()},
+                                               {"size", std::to_string(size)}}),
+        p);
+  }
+  // The copy in a tiled transpose's pattern, at every tile side that divides the matrix.
+  const size_t floats = buffer_bytes(size) / sizeof(float), width = matrix_width(floats), height = floats / width;
+  for (size_t tile : kTransposedTiles) {
+    if (width % tile != 0 || height % tile != 0) continue;
+    const gb::WorkGroup wg{tile / 4, kTileGroupItems / (tile / 4), 1, 2};
+    Params p{Op::copy, 4, Access::tiles_transposed, wg, size};
+    p.tile = tile;
+    add(gb::bench_name("L0/GlobalBandwidth", {{"", "copy"},
+                                               {"type", "float4"},
+                                               kAccess.part(Access::tiles_transposed),
+                                               {"tile", std::to_string(tile)},
                                                {"wg", wg.label()},
                                                {"size", std::to_string(size)}}),
         p);

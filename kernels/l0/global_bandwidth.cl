@@ -63,6 +63,25 @@ __kernel void global_bandwidth_copy(__global const TYPE* in, __global TYPE* out,
   for (int i = 0; i < ITEMS; ++i) out[INDEX(i)] = in[INDEX(i)];
 }
 
+// Tiles transposed, not their contents: the input, height rows of width floats, is cut into TILE x
+// TILE tiles; tile (tx, ty) is copied row by row, unchanged, to tile (ty, tx) of the output (width
+// rows of height floats). Its DRAM traffic is a tiled transpose's (runs of TILE floats read along
+// input rows, written along output rows 4 * height bytes apart) without the shuffle inside the
+// tile: the bandwidth a transpose with such tiles can reach. The group is TILE / 4 x TILE_ROWS
+// items (256), float4 each; width and height are multiples of TILE.
+#ifdef TILE
+#define TILE_ROWS (1024 / TILE)
+__kernel __attribute__((reqd_work_group_size(TILE / 4, TILE_ROWS, 1)))
+void global_bandwidth_copy_tiles(__global const float4* in, __global float4* out, const uint width,
+                                 const uint height) {
+  const size_t tx = get_group_id(0) * TILE, ty = get_group_id(1) * TILE;
+  __global const float4* src = in + (ty * width + tx) / 4 + get_local_id(0);
+  __global float4* dst = out + (tx * height + ty) / 4 + get_local_id(0);
+#pragma unroll
+  for (uint r = get_local_id(1); r < TILE; r += TILE_ROWS) dst[r * (height / 4)] = src[r * (width / 4)];
+}
+#endif
+
 // STREAM triad: a = b + scalar * c.
 __kernel void global_bandwidth_triad(__global TYPE* a, __global const TYPE* b,
                                      __global const TYPE* c, const float scalar,

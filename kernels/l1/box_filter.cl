@@ -1,7 +1,8 @@
 // Box filter: out(x, y) = mean of in over the (2 RADIUS + 1)^2 window centred on (x, y), with
 // clamp-to-edge borders (coordinates outside the image read the nearest edge pixel).
-// Pixels: float (one channel), or with RGBA8 uchar4, summed exactly in uint4 and rounded as
-// (sum + AREA / 2) / AREA. Intermediate sums (TEMP): float, or ushort4 (<= 63 * 255 fits).
+// Pixels: float (one channel), or with RGBA8 uchar4, summed exactly (uint4; the tiled variants'
+// horizontal sums in float4) and rounded as (sum + AREA / 2) / AREA. Intermediate sums (TEMP):
+// float, or ushort4 (<= 63 * 255 fits).
 // Variants: _naive (the whole window per pixel), _rows + _cols (separable, two kernels),
 // _fused (both passes over a local-memory tile of LX x (LY * ROWS) outputs), _slide_cols +
 // _slide_rows (running sums: two reads per pixel and pass whatever the radius), _strip (ROWS
@@ -429,19 +430,51 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 
 #if defined(RGBA8) && (defined(ONLY_TILED_SLIDE) || defined(ONLY_TILED_RING))
 // ---- RGBA8 lane arithmetic of the tiled variants ----------------------------------------------
-// A column's vertical sums are uint2 of 16-bit lanes (bytes 0 and 2, 1 and 3); RGBA8_H_OF spreads
-// them into the four channels' horizontal sums.
-#define RGBA8_H_OF(v) ((uint4)((v).x & 0xffffu, (v).y & 0xffffu, (v).x >> 16, (v).y >> 16))
-// new - old + 0x4000 per lane: within [1, 32767] (both below 2^14), so no lane borrows; each
-// step's bias comes off at the end (k * 0x4000 per channel).
-#define RGBA8_DIFF(n, o) ((n) + (uint2)(0x40004000u) - (o))
-#define RGBA8_BIAS(k) ((uint4)((uint)(k) * 0x4000u))
-// (s + AREA / 2) / AREA as mul_hi(n, ceil(2^32 / AREA)): exact while n * (the reciprocal's rounding
-// error, below AREA) < 2^32, which n < 256 AREA and AREA <= 4096 (radius <= 31) guarantee.
-#define RGBA8_RECIP ((uint)((0x100000000ul + AREA - 1) / AREA))
-#define RGBA8_OUT(s) as_uint(convert_uchar4(mul_hi((s) + (uint4)(AREA / 2), (uint4)(RGBA8_RECIP))))
+// A column's vertical sums are uint2 of 16-bit lanes (bytes 0 and 2, 1 and 3). The horizontal
+// sums are float4, one channel each: integers below 2^20, exact in float in any order, so the
+// slide's adds and the division run on the FP32 pipe (Hopper: 128 lanes a clock per SM, the
+// integer pipe 64). A 16-bit lane v becomes a float without a conversion instruction: the bits
+// 0x4B000000 | v are the float 2^23 + v, and the 2^23 comes off in a float add.
+// Every byte move here (unpacking a pixel into lanes, a lane into a float, four bytes into a
+// pixel) is one PRMT on NVIDIA, which picks any four bytes of two words; its compiler does not
+// find them in the shifts and masks, so there the moves are written as PRMTs (inline PTX;
+// __NV_CL_C_VERSION is NVIDIA's compiler). H200, r15 480x256, of copy: integer sums 0.46, with
+// PRMTs 0.52; float sums 0.45 with shifts and masks, 0.55 with PRMTs, 0.40 with OpenCL's shuffle2
+// (the same byte moves, which this compiler does not make PRMTs either). Other compilers take the
+// shifts and masks.
+#ifdef __NV_CL_C_VERSION
+// Byte i of the result is byte (select >> 4 i) & 7 of a (0 .. 3) and b (4 .. 7).
+__attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint select) {
+  uint r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
+  return r;
+}
+#define RGBA8_EVEN(p) rgba8_prmt((p), 0u, 0x4240u)  // bytes 0 and 2 in 16-bit lanes
+#define RGBA8_ODD(p) rgba8_prmt((p), 0u, 0x4341u)   // bytes 1 and 3
+#define RGBA8_F_LO(v) as_float(rgba8_prmt((v), 0x4B000000u, 0x7410u))  // 2^23 + the low lane
+#define RGBA8_F_HI(v) as_float(rgba8_prmt((v), 0x4B000000u, 0x7432u))  // 2^23 + the high lane
+#define RGBA8_PACK(q) rgba8_prmt(rgba8_prmt((q).x, (q).y, 0x0040u), rgba8_prmt((q).z, (q).w, 0x0040u), 0x5410u)
+#else
+#define RGBA8_EVEN(p) ((p) & 0x00ff00ffu)
+#define RGBA8_ODD(p) (((p) >> 8) & 0x00ff00ffu)
+#define RGBA8_F_LO(v) as_float(0x4B000000u | ((v) & 0xffffu))
+#define RGBA8_F_HI(v) as_float(0x4B000000u | ((v) >> 16))
+#define RGBA8_PACK(q) (((q).x & 0xffu) | ((q).y & 0xffu) << 8 | ((q).z & 0xffu) << 16 | (q).w << 24)  // low bytes
+#endif
+#define RGBA8_LANES(v) ((float4)(RGBA8_F_LO((v).x), RGBA8_F_LO((v).y), RGBA8_F_HI((v).x), RGBA8_F_HI((v).y)))
+#define RGBA8_H_OF(v) (RGBA8_LANES(v) - (float4)(8388608.0f))
+// A step's new - old: per lane new + 0x4000 - old, within [1, 32767] (both below 2^14) so no lane
+// borrows: two integer adds for the four channels; the bias comes off with the 2^23.
+#define RGBA8_STEP(n, o) (RGBA8_LANES((n) + (uint2)(0x40004000u) - (o)) - (float4)(8388608.0f + 16384.0f))
+// (s + AREA / 2) / AREA is s / AREA rounded to nearest: AREA is odd, so s / AREA is never an
+// integer and a half. It is the low byte of fma(s, r, 2^23), r = 1 / AREA rounded to float: the
+// fma rounds 2^23 + s r once to an integer (the float's unit at 2^23), the nearest to s / AREA,
+// because s r is within s / AREA * 2^-24 < 2^-16 of s / AREA (s <= 255 AREA), and s / AREA is
+// at least 1 / (2 AREA) >= 2^-13 from a half ((2 s - (2m + 1) AREA) / (2 AREA), an odd numerator).
+// Checked on the host for every s at radii 1 .. 31, and with r one unit off either way.
+#define RGBA8_OUT(s) RGBA8_PACK(as_uint4(fma((s), (float4)(1.0f / AREA), (float4)(8388608.0f))))
 #if DIAMETER * 255 * 4 >= 65536 || AREA > 4096
-#error "tiled box filters: RGBA8 sums four vertical sums in 16-bit lanes and divides by a reciprocal"
+#error "tiled box filters: RGBA8 sums four vertical sums in 16-bit lanes, and rounds with AREA <= 4096"
 #endif
 #endif
 
@@ -462,7 +495,7 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 // the running updates does not matter; float divides by the area as a multiply by its rounded
 // reciprocal (within 1.5 ulp of the exact mean).
 // RGBA8: a pixel is a uint; a column's vertical sums are two uint of 16-bit lanes (bytes 0 and 2,
-// 1 and 3: at most DIAMETER * 255 < 65536), the horizontal sums uint4.
+// 1 and 3: at most DIAMETER * 255 < 65536), the horizontal sums float4 (integers, exact).
 // The width must be even (pairs of pixels are 8-byte aligned in every row).
 #ifndef TW
 #define TW 448
@@ -493,16 +526,13 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 #define TS_V2 uint4  // a pair's: .xy, .zw
 #define TS_V_ZERO ((uint2)(0u))
 #define TS_V2_ZERO ((uint4)(0u))
-#define TS_V2_OF(p)                                                                      \
-  ((uint4)((p).x & 0x00ff00ffu, ((p).x >> 8) & 0x00ff00ffu, (p).y & 0x00ff00ffu, \
-           ((p).y >> 8) & 0x00ff00ffu))
+#define TS_V2_OF(p) ((uint4)(RGBA8_EVEN((p).x), RGBA8_ODD((p).x), RGBA8_EVEN((p).y), RGBA8_ODD((p).y)))
 #define TS_LO(v) ((v).xy)
 #define TS_HI(v) ((v).zw)
-#define TS_H uint4
-#define TS_H_ZERO ((uint4)(0u))
+#define TS_H float4
+#define TS_H_ZERO ((float4)(0.0f))
 #define TS_H_OF(v) RGBA8_H_OF(v)
-#define TS_DIFF(n, o) RGBA8_DIFF(n, o)
-#define TS_BIAS(k) RGBA8_BIAS(k)
+#define TS_STEP(n, o) RGBA8_STEP(n, o)
 #define TS_OUT(s) RGBA8_OUT(s)
 #else
 #define TS_PIX float
@@ -517,8 +547,7 @@ __kernel void box_filter_strip_vec(__global const SV_ELEM* restrict in, __global
 #define TS_H float
 #define TS_H_ZERO 0.0f
 #define TS_H_OF(v) (v)
-#define TS_DIFF(n, o) ((n) - (o))
-#define TS_BIAS(k) 0.0f
+#define TS_STEP(n, o) ((n) - (o))
 #define TS_OUT(s) ((s) * (1.0f / (float)AREA))
 #endif
 
@@ -555,11 +584,11 @@ __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2*
         }
         if (c == 2 * RADIUS) s += part;
       } else if (c > 2 * RADIUS) {
-        s += TS_H_OF(TS_DIFF(a, kept[c - 2 * RADIUS - 1]));
+        s += TS_STEP(a, kept[c - 2 * RADIUS - 1]);
       }
       const int k = c - 2 * RADIUS;  // the output this column completes
       if (k >= 0 && k < SPAN) {
-        const TS_PIX out = TS_OUT(s - TS_BIAS(k));
+        const TS_PIX out = TS_OUT(s);
         if (k % 2 == 0)
           even = out;
         else
@@ -668,7 +697,7 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
 // Window sums are exact (float: multiples of 2^-8, below 2^16; RGBA8: integers), so the order of
 // the running updates does not matter.
 // RGBA8: a pixel is a uint; the vertical sums are two uint of 16-bit lanes (bytes 0 and 2, 1 and
-// 3: at most DIAMETER * 255 < 65536), the horizontal sums uint4.
+// 3: at most DIAMETER * 255 < 65536), the horizontal sums float4 (integers, exact).
 #ifndef TW
 #define TW 224
 #endif
@@ -691,12 +720,11 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
 #define TR_PIX uint
 #define TR_V uint2
 #define TR_V_ZERO ((uint2)(0u))
-#define TR_V_OF(p) ((uint2)((p) & 0x00ff00ffu, ((p) >> 8) & 0x00ff00ffu))
-#define TR_H uint4
-#define TR_H_ZERO ((uint4)(0u))
+#define TR_V_OF(p) ((uint2)(RGBA8_EVEN(p), RGBA8_ODD(p)))
+#define TR_H float4
+#define TR_H_ZERO ((float4)(0.0f))
 #define TR_H_OF(v) RGBA8_H_OF(v)
-#define TR_DIFF(n, o) RGBA8_DIFF(n, o)
-#define TR_BIAS(k) RGBA8_BIAS(k)
+#define TR_STEP(n, o) RGBA8_STEP(n, o)
 #define TR_OUT(s) RGBA8_OUT(s)
 #else
 #define TR_PIX float
@@ -706,8 +734,7 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
 #define TR_H float
 #define TR_H_ZERO 0.0f
 #define TR_H_OF(v) (v)
-#define TR_DIFF(n, o) ((n) - (o))
-#define TR_BIAS(k) 0.0f
+#define TR_STEP(n, o) ((n) - (o))
 #define TR_OUT(s) ((s) / (float)AREA)
 #endif
 
@@ -740,8 +767,8 @@ __attribute__((always_inline)) inline void tiled_ring_rows(__local const TR_V* v
   for (int k = 1; k < SPAN; ++k) {
     const TR_V enter = v[k + 2 * RADIUS];
     if (k + 2 * RADIUS < SPAN) kept[k + 2 * RADIUS] = enter;
-    s += TR_H_OF(TR_DIFF(enter, kept[k - 1]));
-    o[k] = TR_OUT(s - TR_BIAS(k));
+    s += TR_STEP(enter, kept[k - 1]);
+    o[k] = TR_OUT(s);
   }
 }
 

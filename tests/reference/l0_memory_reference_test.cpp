@@ -103,6 +103,24 @@ TEST(BandwidthWriteAndTriad, MatchTheirFormulasElementByElement) {
   for (size_t i = 0; i < floats; ++i) ASSERT_EQ(a[i], b[i] + 0.4f * c[i]) << i;
 }
 
+TEST(BandwidthTilesTransposed, MovesWholeTilesToTheirTransposedPlace) {
+  // 4 rows x 6 columns in tiles of 2: tile (tx, ty) lands at (ty, tx) of the 6 x 4 output.
+  std::vector<float> in(24);
+  std::iota(in.begin(), in.end(), 0.0f);
+  const auto out = ref::tiles_transposed(in, 6, 4, 2);
+  const std::vector<float> expected{0,  1,  12, 13,   // output row 0: input tile (0,0) row 0, tile (0,1) row 0
+                                    6,  7,  18, 19,   //            1:                 row 1
+                                    2,  3,  14, 15,   // tile column 1 of the input
+                                    8,  9,  20, 21,
+                                    4,  5,  16, 17,
+                                    10, 11, 22, 23};
+  EXPECT_EQ(out, expected);
+  // tiles of one element: the transpose itself
+  const auto t = ref::tiles_transposed(in, 6, 4, 1);
+  for (size_t y = 0; y < 4; ++y)
+    for (size_t x = 0; x < 6; ++x) EXPECT_EQ(t[x * 4 + y], in[y * 6 + x]) << x << "," << y;
+}
+
 TEST(SattoloCycle, DependsOnSeed) { EXPECT_NE(ref::sattolo_cycle(64, 1), ref::sattolo_cycle(64, 2)); }
 
 TEST(WorkingSetRead, WrapsAndOffsetsGroups) {
