@@ -85,7 +85,7 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
 // fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
 // columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
-// more of them per SM) at the two taller heights and at kTiledShortHeight. Class 1 takes three
+// more of them per SM) at the two taller heights and at kTiledShortHeights. Class 1 takes three
 // shapes, TH 32 and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels
 // span several tiles and bands, and hold tiles whose loads need no clamping, as a GPU's 8192^2 do.
 // The width must be even.
@@ -100,12 +100,12 @@ constexpr int kTiledBand = 8, kTiledSpan = 16;
 // run 90); a span of 32 at band 8 was slower in every tile (fewer items in the step).
 constexpr int kTiledLongBand = 16;
 int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
-// The narrow tile's short height (GPU sizes): four times the groups of TH 512 (about 21 per SM
-// at 8192^2), which outweigh the 2r + 1 rows each group reads first. H200, of copy (192x512's):
-// band 16 float r15 0.80 (0.73), r31 0.70 (0.59); band 8 rgba8 r15 0.64 (0.51), r31 0.52
-// (0.43), above every other tile tried (the widest at TH 64: float 0.76 / 0.66, rgba8 0.61 /
-// 0.49).
-constexpr int kTiledShortHeight = 128;
+// The narrow tile's short heights (GPU sizes): 8-16 times the groups of TH 512 (about 40-80 per
+// SM at 8192^2), which outweigh the 2r + 1 rows each group reads first. H200, of copy, against
+// 192x512 (docs/PERFORMANCE.md, run 100; widths 128-320 at heights 64-192 tried): float band 16
+// at 192x64 r15 0.85 (0.73), r31 0.76 (0.59); rgba8 band 8 at 192x96 r15 0.66 (0.51), r31 0.54
+// (0.43; 256x96 0.545). Height 128 was below 64 or 96 in every type, radius and band.
+constexpr int kTiledShortHeights[] = {64, 96};
 // The bands a tile runs. At size 1 (CI) the long band is float's only: PoCL takes about 12 s to
 // compile RGBA8's, the same code, which the GPU sizes run and verify.
 std::vector<int> tiled_bands(int tile_w, int size_class, bool rgba8) {
@@ -148,7 +148,8 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
     return tiles;
   }
   for (int th : heights) tiles.emplace_back(tiled_widest(radius), th);
-  for (int th : {kTiledShortHeight, heights[1], heights[2]}) tiles.emplace_back(tiled_narrow(size_class), th);
+  for (int th : kTiledShortHeights) tiles.emplace_back(tiled_narrow(size_class), th);
+  for (int th : {heights[1], heights[2]}) tiles.emplace_back(tiled_narrow(size_class), th);
   return tiles;
 }
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a
