@@ -36,12 +36,12 @@ constexpr size_t kPersistentGroupsPerUnit[] = {4, 8, 16};
 // passes:4: four walks over the buffer per kernel leave a quarter of the gaps between kernels
 // (clpeak times each kernel alone, without them).
 constexpr unsigned kPersistentPasses[] = {1, 4};
-// Tiles transposed: square tiles of these sides (floats), in groups of tile / 4 x 1024 / tile
-// float4 items. The buffer is a matrix of 2^floor(log2(n) / 2) columns (16384^2 at size 3);
+// Tiles transposed: square tiles of these sides (floats), in groups of kTileGroupItems float4
+// items, tile / 4 across. The buffer is a matrix of 2^floor(log2(n) / 2) columns (16384^2 at size 3);
 // class 1's 2048 x 2080 takes tiles of 32 only. On the H100 at 8192^2 tiles of 64 were the
 // fastest, at 0.960 of the copy (32: 0.936, 128: 0.944; docs/PERFORMANCE.md, run 98).
 constexpr size_t kTransposedTiles[] = {32, 64, 128};
-constexpr size_t kTileGroupItems = 256;  // the kernel's TILE / 4 x TILE_ROWS
+constexpr size_t kTileGroupItems = 256;
 
 struct Params {
   Op op;
@@ -72,10 +72,13 @@ static const size_t by_class_bytes[] = {65u << 18, 128u << 20, size_t(1) << 30, 
 constexpr double kInputQuantum = 1.0 / 128;
 size_t buffer_bytes(int size_class) { return by_class_bytes[size_class - 1]; }
 // Tiles transposed: the buffer as a matrix, width (a power of two) x height floats.
-size_t matrix_width(size_t floats) {
+struct Matrix {
+  size_t width, height;
+};
+Matrix matrix_of(size_t floats) {
   size_t w = 1;
   while (4 * w * w <= floats) w *= 2;
-  return w;
+  return {w, floats / w};
 }
 
 // ---- set-up -----------------------------------------------------------------------------------
@@ -123,7 +126,8 @@ size_t work_items(const Params& p, size_t floats) {
 
 // The one program of a configuration: built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
-  if (p.access == Access::tiles_transposed) return {"l0/global_bandwidth.cl", "-DTILE=" + std::to_string(p.tile)};
+  if (p.access == Access::tiles_transposed)
+    return {"l0/global_bandwidth.cl", "-DTILE=" + std::to_string(p.tile) + " -DTILE_ROWS=" + std::to_string(p.wg.y)};
   return {"l0/global_bandwidth.cl", "-DTYPE=" + p.type() + " -DWIDTH=" + std::to_string(p.width) +
                                         " -DITEMS=" + std::to_string(p.items()) +
                                         (p.access == Access::strided  ? " -DSTRIDED"
@@ -136,7 +140,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto fx = std::make_unique<Fixture>();
   fx->problem = &pb;
   if (p.access == Access::tiles_transposed) {
-    const size_t width = matrix_width(pb.floats), height = pb.floats / width;
+    const auto [width, height] = matrix_of(pb.floats);
     fx->kernel = s.kernel(program_of(p), "global_bandwidth_copy_tiles");
     gb::require_work_group(fx->kernel, p.wg.size());
     fx->global = cl::NDRange(width / p.tile * p.wg.x, height / p.tile * p.wg.y);
@@ -216,9 +220,9 @@ gb::Check verify(const Fixture& fx, const Params& p) {
     }
     case Op::copy:
       if (p.access == Access::tiles_transposed) {
-        const size_t width = matrix_width(pb.floats);
+        const auto [width, height] = matrix_of(pb.floats);
         return gb::check_exact(gb::read_back<float>(fx.a, pb.floats),
-                               ref::tiles_transposed(pb.input_b, width, pb.floats / width, p.tile), "tiles transposed");
+                               ref::tiles_transposed(pb.input_b, width, height, p.tile), "tiles transposed");
       }
       return gb::check_exact(gb::read_back<float>(fx.a, pb.floats), pb.input_b, "copy");
     case Op::triad: {
@@ -325,7 +329,7 @@ void register_global_bandwidth() {
         p);
   }
   // The copy in a tiled transpose's pattern, at every tile side that divides the matrix.
-  const size_t floats = buffer_bytes(size) / sizeof(float), width = matrix_width(floats), height = floats / width;
+  const auto [width, height] = matrix_of(buffer_bytes(size) / sizeof(float));
   for (size_t tile : kTransposedTiles) {
     if (width % tile != 0 || height % tile != 0) continue;
     const gb::WorkGroup wg{tile / 4, kTileGroupItems / (tile / 4), 1, 2};

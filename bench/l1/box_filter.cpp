@@ -100,7 +100,7 @@ constexpr int kTiledBand = 8, kTiledSpan = 16;
 // run 90); a span of 32 at band 8 was slower in every tile (fewer items in the step).
 constexpr int kTiledLongBand = 16;
 int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
-// The narrow tile's short heights (GPU sizes): 8-16 times the groups of TH 512 (about 40-80 per
+// The narrow tile's short heights (GPU sizes): 5-8 times the groups of TH 512 (about 28-42 per
 // SM at 8192^2), which outweigh the 2r + 1 rows each group reads first. H200, of copy, against
 // 192x512 (docs/PERFORMANCE.md, run 100; widths 128-320 at heights 64-192 tried): float band 16
 // at 192x64 r15 0.85 (0.73), r31 0.76 (0.59); rgba8 band 8 at 192x96 r15 0.66 (0.51), r31 0.54
@@ -148,8 +148,8 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
     return tiles;
   }
   for (int th : heights) tiles.emplace_back(tiled_widest(radius), th);
-  for (int th : kTiledShortHeights) tiles.emplace_back(tiled_narrow(size_class), th);
-  for (int th : {heights[1], heights[2]}) tiles.emplace_back(tiled_narrow(size_class), th);
+  for (int th : {kTiledShortHeights[0], kTiledShortHeights[1], heights[1], heights[2]})
+    tiles.emplace_back(tiled_narrow(size_class), th);
   return tiles;
 }
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a

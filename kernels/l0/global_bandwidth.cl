@@ -68,9 +68,8 @@ __kernel void global_bandwidth_copy(__global const TYPE* in, __global TYPE* out,
 // rows of height floats). Its DRAM traffic is a tiled transpose's (runs of TILE floats read along
 // input rows, written along output rows 4 * height bytes apart) without the shuffle inside the
 // tile: the bandwidth a transpose with such tiles can reach. The group is TILE / 4 x TILE_ROWS
-// items (256), float4 each; width and height are multiples of TILE.
+// items (both from the host), float4 each; width and height are multiples of TILE.
 #ifdef TILE
-#define TILE_ROWS (1024 / TILE)
 __kernel __attribute__((reqd_work_group_size(TILE / 4, TILE_ROWS, 1)))
 void global_bandwidth_copy_tiles(__global const float4* in, __global float4* out, const uint width,
                                  const uint height) {
