@@ -66,6 +66,10 @@ DeviceInfo query_device_info(const cl::Platform& platform, const cl::Device& d) 
   for (size_t k = 0; k < 3 && k < items.size(); ++k) i.max_work_item_sizes[k] = items[k];
   i.timer_resolution_ns = device_get<size_t>(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
   i.images = device_get<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE;
+  if (i.has_extension("cl_nv_device_attribute_query")) {
+    constexpr cl_device_info kMajor = 0x4000, kMinor = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_*_NV
+    i.nv_compute_capability = device_get<cl_uint>(d, kMajor) * 10 + device_get<cl_uint>(d, kMinor);
+  }
   return i;
 }
 

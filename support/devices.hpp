@@ -29,6 +29,8 @@ struct DeviceInfo {
   size_t max_work_item_sizes[3] = {0, 0, 0};
   size_t timer_resolution_ns = 0;
   bool images = false;
+  // NVIDIA's compute capability as major*10 + minor (cl_nv_device_attribute_query); 0 elsewhere.
+  unsigned nv_compute_capability = 0;
 
   bool has_extension(const std::string& ext) const;
   bool has_fp64() const { return has_extension("cl_khr_fp64"); }

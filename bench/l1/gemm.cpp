@@ -1,5 +1,7 @@
 // L1/GEMM: C = A*B, row-major, float (and double with cl_khr_fp64), by a naive, a local-memory
-// tiled, a register-blocked and a warp-tiled kernel over work-group shapes. FLOPs per unit 2*m*n*k.
+// tiled, a register-blocked and a warp-tiled kernel over work-group shapes, and for double by
+// warp-wide matrix-multiply-accumulate (FP64 tensor cores on NVIDIA from sm_80) over grids of
+// warps. FLOPs per unit 2*m*n*k.
 #include "gemm.hpp"
 
 #include <algorithm>
@@ -44,13 +46,13 @@ const char* type_name<double>() {
 }
 
 std::string bench_name(const std::string& variant, const char* type, const Shape& s,
-                       const std::string& wg, int size_class) {
+                       const std::string& wg, int size_class, const std::string& group_key) {
   const std::string base = gb::bench_name("L1/GEMM", {{"", variant},
                                                       {"type", type},
                                                       {"m", std::to_string(s.m)},
                                                       {"n", std::to_string(s.n)},
                                                       {"k", std::to_string(s.k)}});
-  return base + (wg.empty() ? "" : "/wg:" + wg) + "/size:" + std::to_string(size_class);
+  return base + (wg.empty() ? "" : "/" + group_key + ":" + wg) + "/size:" + std::to_string(size_class);
 }
 
 static size_t padded(size_t cols) { return gb::round_up(cols, kAlign); }
@@ -154,11 +156,12 @@ namespace {
 using gemm::Shape;
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, tiled, regblock, warptile };
+enum class Variant { naive, tiled, regblock, warptile, mma };
 const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"},
                                       {Variant::tiled, "tiled"},
                                       {Variant::regblock, "regblock"},
-                                      {Variant::warptile, "warptile"}}};
+                                      {Variant::warptile, "warptile"},
+                                      {Variant::mma, "mma"}}};
 
 const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
 constexpr size_t kTiledTileK = 16;
@@ -200,13 +203,40 @@ constexpr WarptileKnobs warptile_knobs() {
 }
 constexpr size_t kWarpLanes = 32;
 
+// mma (double): each warp computes kMmaTilesM x kMmaTilesN 8x8 sub-tiles of C (a 64x32 warp
+// tile, 64 accumulators per work item); a group is a grid of warps (its work-group shape: the
+// sweep's axis), 2x4 by default (128x128 blocks, 256 work items). K per step 8: two steps of a
+// 128x128 block fill 41 KiB of local memory, and 16 would not fit 48 KiB. On the lent H200
+// (docs/PERFORMANCE.md, session 15): PTX's m8n8k4 runs at half the tensor cores' rate (33 TFLOP/s,
+// the FMA peak), m16n8k4 and m16n8k8 at the full 66; in the kernel m16n8k4 gives 39.3 TFLOP/s,
+// m16n8k8 37.4; bands of 8 block rows 39.3, of 1 36.8.
+struct MmaWarps {
+  size_t m, n;
+  std::string label() const { return std::to_string(m) + "x" + std::to_string(n); }
+};
+constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
+constexpr size_t kMmaK = 4;       // K of one instruction: m16n8k4
+// Block rows per band: 8 on a GPU's sizes; 3 at size 1, so that CI's problems make several bands
+// and a shorter last one.
+size_t mma_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
+constexpr MmaWarps kMmaDefault{2, 4};
+
 struct Params {
   Variant variant;
   Shape shape;
   gb::WorkGroup wg;
   size_t tile_k;  // tiled and regblock: K per step
   int size_class;
+  MmaWarps warps{0, 0};  // mma: the grid of warps (wg is its 1-D group)
 };
+
+// The mma kernel's local memory (kernels/l1/gemm.cl: two steps of As[BM][K+4], Bs[K][BN+8]).
+size_t mma_local_bytes(const MmaWarps& w) {
+  const size_t bm = w.m * kMmaTilesM * 8, bn = w.n * kMmaTilesN * 8;
+  return 2 * (bm * (kMmaTileK + 4) + kMmaTileK * (bn + 8)) * sizeof(double);
+}
+// NVIDIA's FP64 mma.sync (PTX ISA 7.0) needs sm_80; elsewhere the kernel's FMA path runs.
+bool mma_on_tensor_cores() { return gb::session().info().nv_compute_capability >= 80; }
 
 // Local memory of the tiled, register-blocked and warp-tiled kernels (as kernels/l1/gemm.cl
 // declares it; warptile's tiles are regblock's).
@@ -269,6 +299,13 @@ gb::ProgramKey program_of(const Params& p) {
                  " -DLANE_ILV=" + std::to_string(kn.lane_ilv) + " -DGROUP_M=" + std::to_string(kn.group_m);
       break;
     }
+    case Variant::mma:
+      options += " -DONLY_MMA -DMMA_WARPS_M=" + std::to_string(p.warps.m) + " -DMMA_WARPS_N=" +
+                 std::to_string(p.warps.n) + " -DMMA_TM=" + std::to_string(kMmaTilesM) +
+                 " -DMMA_TN=" + std::to_string(kMmaTilesN) +  " -DMMA_TILE_K=" + std::to_string(kMmaTileK) +
+                 " -DMMA_K=" + std::to_string(kMmaK) + " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class));
+      if (mma_on_tensor_cores()) options += " -DPTX_MMA";
+      break;
   }
   return {"l1/gemm.cl", options};
 }
@@ -281,7 +318,10 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + kVariant.label(p.variant));
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
-  if (p.variant == Variant::regblock || p.variant == Variant::warptile) {
+  if (p.variant == Variant::mma) {
+    const size_t bm = p.warps.m * kMmaTilesM * 8, bn = p.warps.n * kMmaTilesN * 8;
+    run.global = cl::NDRange((sh.n + bn - 1) / bn * p.wg.x, (sh.m + bm - 1) / bm);
+  } else if (p.variant == Variant::regblock || p.variant == Variant::warptile) {
     const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
     run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x, (sh.m + tile_m - 1) / tile_m * p.wg.y);
   } else {
@@ -306,10 +346,12 @@ void run(benchmark::State& state, const Params& p) {
   auto& fx = gemm::fixture<T>(p.shape);
   auto& r = fx.runs[gb::name_key()];
   if (!r.kernel()) set_up(r, fx, p);
-  gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(r.kernel, r.global, r.local); })
-                         .work(gemm::work(p.shape, sizeof(T)))
-                         .poison(fx.dc, fx.c_bytes())
-                         .check([&] { return gemm::verify(fx); }));
+  auto m = gb::Measurement::device([&](gb::Batch& b) { b.launch(r.kernel, r.global, r.local); })
+               .work(gemm::work(p.shape, sizeof(T)))
+               .poison(fx.dc, fx.c_bytes())
+               .check([&] { return gemm::verify(fx); });
+  if (p.variant == Variant::mma) m.counter("tensor_cores", mma_on_tensor_cores() ? 1 : 0);
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------
@@ -354,6 +396,7 @@ void register_type(int size_class) {
       continue;
     }
     for (Variant v : kVariant.all()) {
+      if (v == Variant::mma) continue;  // register_mma
       for (const auto& wg : shapes_of<T>(v, s, size_class)) {
         const std::string name = gemm::bench_name(kVariant.label(v), type, s, wg.label(), size_class);
         size_t tile_k = 0;
@@ -390,6 +433,53 @@ void register_type(int size_class) {
   }
 }
 
+// The warp grids mma runs on a problem: the sweep's on the sweep problem (grids of 4 and 8 warps,
+// 8x1 left out: its 32-column B tile is fewer double2s than work items), the default elsewhere.
+std::vector<MmaWarps> mma_grids(const Shape& s, int size_class) {
+  if (!(s == gemm::sweep_problem(size_class))) return {kMmaDefault};
+  return {{1, 4}, {2, 2}, {4, 1}, {1, 8}, {2, 4}, {4, 2}};
+}
+
+void register_mma(int size_class) {
+  const auto& d = gb::session().info();
+  const char* type = gemm::type_name<double>();
+  for (const Shape& s : gemm::problems(size_class)) {
+    if (gemm::too_big(s, sizeof(double))) continue;  // register_type's skip covers every variant
+    for (const MmaWarps& w : mma_grids(s, size_class)) {
+      const std::string name = gemm::bench_name("mma", type, s, w.label(), size_class, "warps");
+      const size_t threads = 32 * w.m * w.n;
+      if (mma_local_bytes(w) > d.local_mem_bytes) {
+        gb::skip_variant(name, "its tiles exceed the device's local memory");
+        continue;
+      }
+      if (threads > d.max_work_group_size) {
+        gb::skip_variant(name, "work group larger than the device's maximum");
+        continue;
+      }
+      Params p{Variant::mma, s, gb::WorkGroup{threads, 1, 1, 1}, kMmaTileK, size_class, w};
+      gb::add_benchmark(name, [p](benchmark::State& st) { run<double>(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of<double>(p)}; });
+    }
+  }
+}
+
+// mma: its edge and K-loop paths over the grids it runs on each problem.
+void mma_paths(gb::PathSet& paths, int size_class) {
+  for (const Shape& s : gemm::problems(size_class)) {
+    for (const MmaWarps& w : mma_grids(s, size_class)) {
+      if (mma_local_bytes(w) > gb::session().info().local_mem_bytes) continue;
+      const size_t bm = w.m * kMmaTilesM * 8, bn = w.n * kMmaTilesN * 8;
+      gb::path_if(paths, s.m % bm != 0 || s.n % bn != 0, "mma: partial blocks at the edges");
+      gb::path_if(paths, s.m >= bm && s.n >= bn, "mma: whole blocks");
+      gb::path_if(paths, s.k > 2 * kMmaTileK, "mma: 3+ K steps (double-buffered loads)");
+      gb::path_if(paths, s.k % kMmaTileK != 0, "mma: partial last K step");
+      const size_t blocks_m = (s.m + bm - 1) / bm, group_m = mma_group_m(size_class);
+      gb::path_if(paths, blocks_m > group_m, "mma: 2+ bands of block rows");
+      gb::path_if(paths, blocks_m % group_m != 0, "mma: a last band of fewer than group_m block rows");
+    }
+  }
+}
+
 // Warp-tiled: the edge, K-loop and band paths over every group it runs on each problem (the
 // sweep's small blocks make several bands of block rows at size 1).
 template <typename T>
@@ -415,7 +505,10 @@ void warptile_paths(gb::PathSet& paths, int size_class) {
 gb::PathSet code_paths(int size_class, size_t) {
   gb::PathSet paths;
   warptile_paths<float>(paths, size_class);
-  if (gb::session().info().has_fp64()) warptile_paths<double>(paths, size_class);
+  if (gb::session().info().has_fp64()) {
+    warptile_paths<double>(paths, size_class);
+    mma_paths(paths, size_class);
+  }
   const size_t rb = kDefaultShape.x * kWpt;
   for (const Shape& s : gemm::problems(size_class)) {
     gb::path_if(paths, s.m % kDefaultShape.y != 0 || s.n % kDefaultShape.x != 0, "naive and tiled: partial tiles at the edges");
@@ -440,9 +533,10 @@ void register_gemm() {
     gb::skip_variant(std::string("L1/GEMM/") + v + "/*/wg:auto",
                      "the work group is the tile, fixed at build time: no driver's choice");
   register_type<float>(size);
-  if (gb::session().info().has_fp64())
+  if (gb::session().info().has_fp64()) {
     register_type<double>(size);
-  else
+    register_mma(size);
+  } else
     gb::skip_variant("L1/GEMM/*/type:double", "the device has no cl_khr_fp64");
 }
 GB_CASE(register_gemm);

@@ -32,8 +32,9 @@ template <typename T>
 const char* type_name();  // "float", "double"
 
 // "L1/GEMM/<variant>/type:float/m:../n:../k:../wg:16x16/size:3"; no wg part when wg is empty.
+// `group_key` names that part ("warps" for a grid of warps).
 std::string bench_name(const std::string& variant, const char* type, const Shape& s,
-                       const std::string& wg, int size_class);
+                       const std::string& wg, int size_class, const std::string& group_key = "wg");
 
 // Why the three matrices don't fit this device (allocation limit, half its memory), if so.
 std::optional<std::string> too_big(const Shape& s, size_t element_bytes);

@@ -17,13 +17,17 @@
 #define CAT(a, b) CAT_(a, b)
 
 // A build compiles one variant's kernel when the host names it (-DONLY_NAIVE, -DONLY_TILED,
-// -DONLY_REGBLOCK, -DONLY_WARPTILE): compiling all four for every shape would quadruple the
-// compiler's work. Without one, every variant (gemm_marker is always there).
-#if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK) && !defined(ONLY_WARPTILE)
+// -DONLY_REGBLOCK, -DONLY_WARPTILE, -DONLY_MMA): compiling all five for every shape would multiply
+// the compiler's work. Without one, every variant (gemm_marker is always there).
+#if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK) && !defined(ONLY_WARPTILE) && \
+    !defined(ONLY_MMA)
 #define ONLY_NAIVE
 #define ONLY_TILED
 #define ONLY_REGBLOCK
 #define ONLY_WARPTILE
+#ifdef cl_khr_fp64
+#define ONLY_MMA
+#endif
 #endif
 
 // ---- naive: one work item per element of C, operands straight from global memory --------------
@@ -446,6 +450,193 @@ void gemm_warptile(const int M, const int N, const int K,
   }
 }
 #endif  // ONLY_WARPTILE
+
+// ---- mma (double only): matrix-multiply-accumulate instructions over warps. A 1-D group of
+// MMA_WARPS_M x MMA_WARPS_N warps of 32 work items computes a block of C; each warp a tile of
+// MMA_TM x MMA_TN 8x8 sub-tiles. Per MMA_K of K, each pair of sub-tiles one above the other is
+// one warp-wide D (16x8) += A (16xMMA_K) B (MMA_Kx8): on NVIDIA's compiler with -DPTX_MMA (the
+// host sets it from sm_80 on), PTX's mma.sync.m16n8k4 (or k8).f64, which runs on the FP64
+// tensor cores at twice the FMA units' rate on an H100/H200 (m8n8k4 runs at half theirs there);
+// elsewhere the same products as FMAs, so that every device computes and checks the same tiles.
+// Work item `lane` holds the fragments PTX defines, with quad = lane/4, in_quad = lane%4: A at
+// rows quad (+8), column in_quad (+4); B at row in_quad (+4), column quad; D at rows quad (+8),
+// columns 2 in_quad + {0, 1}.
+// Staging is regblock's: the next K step's tiles are loaded into registers while the current
+// one is computed from the other of two local buffers, one barrier per step. A's tile keeps A's
+// row-major layout (As[m][k]); its rows are padded by 4 so that a fragment read (8 rows, 4
+// neighbouring k) spreads over the banks in the 2 wavefronts 256 bytes take; Bs's rows by 8 so
+// that the 4 k rows of a B fragment read alternate halves of the banks.
+#ifndef MMA_WARPS_M
+#define MMA_WARPS_M 2
+#endif
+#ifndef MMA_WARPS_N
+#define MMA_WARPS_N 4
+#endif
+#ifndef MMA_TM
+#define MMA_TM 8
+#endif
+#ifndef MMA_TN
+#define MMA_TN 4
+#endif
+#ifndef MMA_TILE_K
+#define MMA_TILE_K 8
+#endif
+#ifndef MMA_K
+#define MMA_K 4
+#endif
+#ifndef MMA_GROUP_M
+#define MMA_GROUP_M 8
+#endif
+
+#ifdef ONLY_MMA
+#define MMA_THREADS (32 * MMA_WARPS_M * MMA_WARPS_N)
+#define MMA_BM (MMA_WARPS_M * MMA_TM * 8)  // the block of C
+#define MMA_BN (MMA_WARPS_N * MMA_TN * 8)
+#define MMA_AS_LD (MMA_TILE_K + 4)
+#define MMA_BS_LD (MMA_BN + 8)
+#define MMA_A_PAIRS (MMA_BM * MMA_TILE_K / 2)  // double2 loads per tile
+#define MMA_B_PAIRS (MMA_TILE_K * MMA_BN / 2)
+#define MMA_A_LOADS (MMA_A_PAIRS / MMA_THREADS)  // per work item
+#define MMA_B_LOADS (MMA_B_PAIRS / MMA_THREADS)
+#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % MMA_K != 0 || MMA_TM % 2 != 0
+#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of MMA_K, MMA_TM even"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1)))
+void gemm_mma(const int M, const int N, const int K,
+              __global const double* restrict A, const int lda,
+              __global const double* restrict B, const int ldb,
+              __global double* restrict C, const int ldc) {
+  __local double As[2][MMA_BM][MMA_AS_LD];
+  __local double Bs[2][MMA_TILE_K][MMA_BS_LD];
+  const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
+  const int quad = lane / 4, in_quad = lane % 4;  // the fragments' coordinates
+  const int wm = (warp / MMA_WARPS_N) * (MMA_TM * 8), wn = (warp % MMA_WARPS_N) * (MMA_TN * 8);
+  // Blocks in bands of MMA_GROUP_M block rows, as warptile's.
+  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
+  const int block = get_group_id(1) * blocks_n + get_group_id(0);
+  const int first_m = block / (MMA_GROUP_M * blocks_n) * MMA_GROUP_M;
+  const int band_m = min(blocks_m - first_m, MMA_GROUP_M);
+  const int in_band = block - first_m * blocks_n;
+  const int row0 = (first_m + in_band % band_m) * MMA_BM, col0 = in_band / band_m * MMA_BN;
+
+  double acc[MMA_TM][MMA_TN][2];
+#pragma unroll
+  for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+    for (int j = 0; j < MMA_TN; ++j) acc[i][j][0] = acc[i][j][1] = 0;
+
+  // This work item's double2s of each step's tiles; reads past M, N or K are zeros (a pair
+  // that starts before K or N ends in the zero padding of the row).
+  double2 ra[MMA_A_LOADS], rb[MMA_B_LOADS];
+  int a_row[MMA_A_LOADS], a_col[MMA_A_LOADS], b_row[MMA_B_LOADS], b_col[MMA_B_LOADS];
+#pragma unroll
+  for (int l = 0; l < MMA_A_LOADS; ++l) {
+    const int i = lid + l * MMA_THREADS;
+    a_row[l] = i / (MMA_TILE_K / 2);
+    a_col[l] = (i % (MMA_TILE_K / 2)) * 2;
+  }
+#pragma unroll
+  for (int l = 0; l < MMA_B_LOADS; ++l) {
+    const int i = lid + l * MMA_THREADS;
+    b_row[l] = i / (MMA_BN / 2);
+    b_col[l] = (i % (MMA_BN / 2)) * 2;
+  }
+  __global const double* a_base = A + (size_t)row0 * lda;
+  __global const double* b_base = B + col0;
+#define MMA_LOAD_TILES(k0)                                                                    \
+  for (int l = 0; l < MMA_A_LOADS; ++l)                                                       \
+    ra[l] = row0 + a_row[l] < M && (k0) + a_col[l] < K                                        \
+                ? vload2(0, a_base + (size_t)a_row[l] * lda + (k0) + a_col[l])                \
+                : (double2)0;                                                                 \
+  for (int l = 0; l < MMA_B_LOADS; ++l)                                                       \
+    rb[l] = col0 + b_col[l] < N && (k0) + b_row[l] < K                                        \
+                ? vload2(0, b_base + (size_t)((k0) + b_row[l]) * ldb + b_col[l])              \
+                : (double2)0;
+  MMA_LOAD_TILES(0)
+
+  const int steps = (K + MMA_TILE_K - 1) / MMA_TILE_K;
+  for (int step = 0; step < steps; ++step) {
+    const int cur = step & 1;
+#pragma unroll
+    for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[cur][a_row[l]][a_col[l]]);
+#pragma unroll
+    for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[cur][b_row[l]][b_col[l]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (step + 1 < steps) {  // in flight while this step computes
+      const int k1 = (step + 1) * MMA_TILE_K;
+      MMA_LOAD_TILES(k1)
+    }
+
+#ifdef PTX_MMA
+#if MMA_K == 8
+#pragma unroll
+    for (int kk = 0; kk < MMA_TILE_K; kk += 8) {
+      double a[MMA_TM][2], b[MMA_TN][2];
+#pragma unroll
+      for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) a[i][h] = As[cur][wm + i * 8 + quad][kk + 4 * h + in_quad];
+#pragma unroll
+      for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) b[j][h] = Bs[cur][kk + 4 * h + in_quad][wn + j * 8 + quad];
+#pragma unroll
+      for (int i = 0; i < MMA_TM; i += 2)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+          asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                       : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
+                       : "d"(a[i][0]), "d"(a[i + 1][0]), "d"(a[i][1]), "d"(a[i + 1][1]), "d"(b[j][0]), "d"(b[j][1]));
+    }
+#else
+#pragma unroll
+    for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
+      double a[MMA_TM], b[MMA_TN];
+#pragma unroll
+      for (int i = 0; i < MMA_TM; ++i) a[i] = As[cur][wm + i * 8 + quad][kk + in_quad];
+#pragma unroll
+      for (int j = 0; j < MMA_TN; ++j) b[j] = Bs[cur][kk + in_quad][wn + j * 8 + quad];
+#pragma unroll
+      for (int i = 0; i < MMA_TM; i += 2)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+          asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                       : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
+                       : "d"(a[i]), "d"(a[i + 1]), "d"(b[j]));
+    }
+#endif
+#else
+#pragma unroll
+    for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
+#pragma unroll
+      for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+          for (int t = 0; t < 4; ++t)
+#pragma unroll
+            for (int c = 0; c < 2; ++c)
+              acc[i][j][c] = fma(As[cur][wm + i * 8 + quad][kk + t],
+                                 Bs[cur][kk + t][wn + j * 8 + 2 * in_quad + c], acc[i][j][c]);
+    }
+#endif
+  }
+
+  // A pair starts at an even column and ldc is a multiple of 4: it is inside C's padded row or
+  // entirely beyond N.
+#pragma unroll
+  for (int i = 0; i < MMA_TM; ++i) {
+    const int row = row0 + wm + i * 8 + quad;
+    if (row >= M) continue;
+#pragma unroll
+    for (int j = 0; j < MMA_TN; ++j) {
+      const int col = col0 + wn + j * 8 + 2 * in_quad;
+      if (col < N) vstore2((double2)(acc[i][j][0], acc[i][j][1]), 0, C + (size_t)row * ldc + col);
+    }
+  }
+}
+#endif  // ONLY_MMA
 
 // An empty kernel: enqueued before a library call whose own event covers only its last kernel,
 // so that a batch's time starts before the library's first command.
