@@ -62,6 +62,9 @@ void add_device_context(const DeviceInfo& d, int size_class) {
   add("local_mem_bytes", std::to_string(d.local_mem_bytes));
   add("max_work_group_size", std::to_string(d.max_work_group_size));
   add("timer_resolution_ns", std::to_string(d.timer_resolution_ns));
+  if (d.nv_compute_capability)  // which PTX the kernels' NVIDIA-only paths may use (sm_80: mma.sync f64)
+    add("nv_compute_capability", std::to_string(d.nv_compute_capability / 10) + "." +
+                                     std::to_string(d.nv_compute_capability % 10));
   add("device_fingerprint", device_fingerprint(d));
   add("size_class", std::to_string(size_class));
 }

@@ -2,6 +2,8 @@
 # Gemm where the build found it.
 add_case_test(L1.GEMM.float "^L1/GEMM/(naive|tiled|regblock|warptile)/type:float/")
 add_case_test(L1.GEMM.double "^L1/GEMM/(naive|tiled|regblock|warptile)/type:double/")
+# mma on PoCL takes its FMA path: the same tiles, fragments and edges as the tensor-core path.
+add_case_test(L1.GEMM.mma "^L1/GEMM/mma/")
 if("GPU_BENCH_HAVE_CLBLAST" IN_LIST GPU_BENCH_OPTIONAL_DEFINES)
   add_case_test(L1.GEMM.clblast "^L1/GEMM/clblast/")
 endif()
