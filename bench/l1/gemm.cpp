@@ -1,7 +1,8 @@
 // L1/GEMM: C = A*B, row-major, float (and double with cl_khr_fp64), by a naive, a local-memory
-// tiled, a register-blocked and a warp-tiled kernel over work-group shapes, and for double by
-// warp-wide matrix-multiply-accumulate (FP64 tensor cores on NVIDIA from sm_80) over grids of
-// warps. FLOPs per unit 2*m*n*k.
+// tiled, a register-blocked and a warp-tiled kernel over work-group shapes, for float also by the
+// warp-tiled kernel fed by asynchronous copies (cp.async on NVIDIA from sm_80) from a transposed
+// A, and for double by warp-wide matrix-multiply-accumulate (FP64 tensor cores on NVIDIA from
+// sm_80) over grids of warps. FLOPs per unit 2*m*n*k.
 #include "gemm.hpp"
 
 #include <algorithm>
@@ -57,10 +58,12 @@ std::string bench_name(const std::string& variant, const char* type, const Shape
 
 static size_t padded(size_t cols) { return gb::round_up(cols, kAlign); }
 
-std::optional<std::string> too_big(const Shape& s, size_t element_bytes) {
+std::optional<std::string> too_big(const Shape& s, size_t element_bytes, uint64_t extra_bytes) {
   const uint64_t a = s.m * padded(s.k) * element_bytes, b = s.k * padded(s.n) * element_bytes,
                  c = s.m * padded(s.n) * element_bytes;
-  if (auto why = gb::memory_shortfall({a, b, c}); !why.empty()) return why;
+  std::vector<uint64_t> buffers{a, b, c};
+  if (extra_bytes > 0) buffers.push_back(extra_bytes);
+  if (auto why = gb::memory_shortfall(buffers); !why.empty()) return why;
   return std::nullopt;
 }
 
@@ -156,11 +159,12 @@ namespace {
 using gemm::Shape;
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { naive, tiled, regblock, warptile, mma };
+enum class Variant { naive, tiled, regblock, warptile, warptile_async, mma };
 const gb::Axis<Variant> kVariant{"", {{Variant::naive, "naive"},
                                       {Variant::tiled, "tiled"},
                                       {Variant::regblock, "regblock"},
                                       {Variant::warptile, "warptile"},
+                                      {Variant::warptile_async, "warptile_async"},
                                       {Variant::mma, "mma"}}};
 
 const gb::WorkGroup kDefaultShape{16, 16, 1, 2};
@@ -202,6 +206,30 @@ constexpr WarptileKnobs warptile_knobs() {
   return sizeof(T) == 8 ? WarptileKnobs{4, 8, 2, 8, 4, {16, 16, 1, 2}} : WarptileKnobs{4, 8, 2, 16, 1, {8, 16, 1, 2}};
 }
 constexpr size_t kWarpLanes = 32;
+bool is_warptile(Variant v) { return v == Variant::warptile || v == Variant::warptile_async; }
+
+// warptile_async (float only): warptile's float knobs, blocks and groups, its tiles copied into
+// STAGES local buffers by cp.async (NVIDIA from sm_80: PTX ISA 7.0) or by each work item's own
+// loads and stores elsewhere, from A transposed by a first kernel (gemm_transpose_a, part of each
+// unit: 0.5% of the work at 8192^3). K per stage: warptile's float step. Stages: the most up to
+// kAsyncMaxStages that fit in local memory (a 128x64 block's stage is 12 KiB: 4 fill NVIDIA's
+// 48 KiB; the 16x16 group's 128x128, 16 KiB, takes 3), at least 2.
+constexpr size_t kAsyncTileK = warptile_knobs<float>().max_tile_k;
+constexpr size_t kAsyncMaxStages = 4, kAsyncMinStages = 2;
+constexpr size_t kTransposeTile = 32, kTransposeRows = 8;  // gemm_transpose_a's tile and group
+bool async_copies() { return gb::session().info().nv_compute_capability >= 80; }
+size_t async_local_bytes(const gb::WorkGroup& wg, size_t stages) {
+  return stages * kAsyncTileK * (wg.y + wg.x) * kWpt * sizeof(float);
+}
+size_t async_stages(const gb::WorkGroup& wg) {
+  for (size_t st = kAsyncMaxStages; st >= kAsyncMinStages; --st)
+    if (async_local_bytes(wg, st) <= gb::session().info().local_mem_bytes) return st;
+  return 0;
+}
+// A transposed: K rows rounded up to a whole step (zeros, so that the kernel's copies need no
+// bounds check along K) of M columns padded like every row.
+size_t at_rows(const Shape& s) { return gb::round_up(s.k, kAsyncTileK); }
+size_t at_ld(const Shape& s) { return gb::round_up(s.m, gemm::kAlign); }
 
 // mma (double): each warp computes kMmaTilesM x kMmaTilesN 8x8 sub-tiles of C (a 64x32 warp
 // tile, 64 accumulators per work item); a group is a grid of warps (its work-group shape: the
@@ -228,6 +256,7 @@ struct Params {
   size_t tile_k;  // tiled and regblock: K per step
   int size_class;
   MmaWarps warps{0, 0};  // mma: the grid of warps (wg is its 1-D group)
+  size_t stages = 0;     // warptile_async: local buffers of the pipeline
 };
 
 // The mma kernel's local memory (kernels/l1/gemm.cl: two steps of As[BM][K+4], Bs[K][BN+8]).
@@ -290,13 +319,19 @@ gb::ProgramKey program_of(const Params& p) {
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
                  " -DVW=" + std::to_string(vector_width<T>()) + " -DRB_TILE_K=" + std::to_string(p.tile_k);
       break;
-    case Variant::warptile: {
+    case Variant::warptile:
+    case Variant::warptile_async: {
       constexpr WarptileKnobs kn = warptile_knobs<T>();
-      options += " -DONLY_WARPTILE -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
+      options += std::string(p.variant == Variant::warptile ? " -DONLY_WARPTILE" : " -DONLY_WARPTILE_ASYNC") +
+                 " -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
                  " -DVW=" + std::to_string(vector_width<T>()) + " -DWT_TILE_K=" + std::to_string(p.tile_k) +
                  " -DLANES_M=" + std::to_string(kn.lanes_m) + " -DLANES_N=" + std::to_string(kn.lanes_n) +
                  " -DLANE_ILV=" + std::to_string(kn.lane_ilv) + " -DGROUP_M=" + std::to_string(kn.group_m);
+      if (p.variant == Variant::warptile_async) {
+        options += " -DSTAGES=" + std::to_string(p.stages) + " -DTRANSPOSE_ROWS=" + std::to_string(kTransposeRows);
+        if (async_copies()) options += " -DPTX_ASYNC";
+      }
       break;
     }
     case Variant::mma:
@@ -311,7 +346,7 @@ gb::ProgramKey program_of(const Params& p) {
 }
 
 template <typename T>
-void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
+void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   const Shape& sh = p.shape;
   // The kernel's own work-group limit (NVIDIA reports 256 for some builds) is known once it is
   // built: above it the benchmark is skipped, and the run keeps no kernel it cannot launch.
@@ -321,7 +356,7 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   if (p.variant == Variant::mma) {
     const size_t bm = p.warps.m * kMmaTilesM * 8, bn = p.warps.n * kMmaTilesN * 8;
     run.global = cl::NDRange((sh.n + bn - 1) / bn * p.wg.x, (sh.m + bm - 1) / bm);
-  } else if (p.variant == Variant::regblock || p.variant == Variant::warptile) {
+  } else if (p.variant == Variant::regblock || is_warptile(p.variant)) {
     const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
     run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x, (sh.m + tile_m - 1) / tile_m * p.wg.y);
   } else {
@@ -334,6 +369,22 @@ void set_up(gemm::Run& run, const gemm::Fixture<T>& fx, const Params& p) {
   GB_CL(k.setArg(2, static_cast<cl_int>(sh.k)));
   GB_CL(k.setArg(3, fx.da));
   GB_CL(k.setArg(4, static_cast<cl_int>(fx.lda)));
+  if (p.variant == Variant::warptile_async) {  // the GEMM reads At, written by the transpose first
+    const size_t rows = at_rows(sh), ld = at_ld(sh);
+    if (!fx.at()) fx.at = gb::make_buffer(rows * ld * sizeof(T));
+    run.pre = gb::session().kernel(program_of<T>(p), "gemm_transpose_a");
+    run.pre_global = cl::NDRange(gb::round_up(ld, kTransposeTile), gb::round_up(rows, kTransposeTile) / kTransposeTile * kTransposeRows);
+    run.pre_local = cl::NDRange(kTransposeTile, kTransposeRows);
+    GB_CL(run.pre.setArg(0, static_cast<cl_int>(sh.m)));
+    GB_CL(run.pre.setArg(1, static_cast<cl_int>(sh.k)));
+    GB_CL(run.pre.setArg(2, fx.da));
+    GB_CL(run.pre.setArg(3, static_cast<cl_int>(fx.lda)));
+    GB_CL(run.pre.setArg(4, fx.at));
+    GB_CL(run.pre.setArg(5, static_cast<cl_int>(ld)));
+    GB_CL(run.pre.setArg(6, static_cast<cl_int>(rows)));
+    GB_CL(k.setArg(3, fx.at));
+    GB_CL(k.setArg(4, static_cast<cl_int>(ld)));
+  }
   GB_CL(k.setArg(5, fx.db));
   GB_CL(k.setArg(6, static_cast<cl_int>(fx.ldb)));
   GB_CL(k.setArg(7, fx.dc));
@@ -346,11 +397,20 @@ void run(benchmark::State& state, const Params& p) {
   auto& fx = gemm::fixture<T>(p.shape);
   auto& r = fx.runs[gb::name_key()];
   if (!r.kernel()) set_up(r, fx, p);
-  auto m = gb::Measurement::device([&](gb::Batch& b) { b.launch(r.kernel, r.global, r.local); })
+  auto m = gb::Measurement::device([&](gb::Batch& b) {
+             if (r.pre()) b.launch(r.pre, r.pre_global, r.pre_local);
+             b.launch(r.kernel, r.global, r.local);
+           })
                .work(gemm::work(p.shape, sizeof(T)))
                .poison(fx.dc, fx.c_bytes())
                .check([&] { return gemm::verify(fx); });
   if (p.variant == Variant::mma) m.counter("tensor_cores", mma_on_tensor_cores() ? 1 : 0);
+  if (p.variant == Variant::warptile_async) {
+    // At poisoned too: an element the transpose leaves unwritten (its zero padding included)
+    // reaches C as NaN.
+    m.poison(fx.at, at_rows(p.shape) * at_ld(p.shape) * sizeof(T));
+    m.counter("async_copies", async_copies() ? 1 : 0);
+  }
   gb::measure(state, m);
 }
 
@@ -361,7 +421,7 @@ void run(benchmark::State& state, const Params& p) {
 std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
   const auto& d = gb::session().info();
   const size_t lo = 64;
-  const size_t hi = size_class == 1 ? 64 : v == Variant::regblock || v == Variant::warptile ? 256 : 1024;
+  const size_t hi = size_class == 1 ? 64 : v == Variant::regblock || is_warptile(v) ? 256 : 1024;
   gb::SweepLimits limits{std::min(hi, d.max_work_group_size),
                          {d.max_work_item_sizes[0], d.max_work_item_sizes[1], 1}, lo};
   auto shapes = gb::work_group_shapes(2, limits, v == Variant::naive);
@@ -374,14 +434,15 @@ std::vector<gb::WorkGroup> sweep(Variant v, int size_class) {
 }
 
 // The groups a variant runs on a problem: the default 16x16 (and the driver's choice for naive),
-// the group the GPUs prefer for register-blocked float and warp-tiled, or the whole sweep.
+// the group the GPUs prefer for register-blocked float and warp-tiled (either staging), or the
+// whole sweep.
 template <typename T>
 std::vector<gb::WorkGroup> shapes_of(Variant v, const Shape& s, int size_class) {
   if (s == gemm::sweep_problem(size_class)) return sweep(v, size_class);
   std::vector<gb::WorkGroup> shapes = {kDefaultShape};
   if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
   if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(kRegblockFloatShape);
-  if (v == Variant::warptile && size_class > 1 && warptile_knobs<T>().shape.label() != kDefaultShape.label())
+  if (is_warptile(v) && size_class > 1 && warptile_knobs<T>().shape.label() != kDefaultShape.label())
     shapes.push_back(warptile_knobs<T>().shape);
   return shapes;
 }
@@ -397,10 +458,26 @@ void register_type(int size_class) {
     }
     for (Variant v : kVariant.all()) {
       if (v == Variant::mma) continue;  // register_mma
+      if (v == Variant::warptile_async && sizeof(T) != sizeof(float)) continue;  // float only
       for (const auto& wg : shapes_of<T>(v, s, size_class)) {
         const std::string name = gemm::bench_name(kVariant.label(v), type, s, wg.label(), size_class);
-        size_t tile_k = 0;
-        if (v == Variant::tiled) {
+        size_t tile_k = 0, stages = 0;
+        if (v == Variant::warptile_async) {
+          if (auto why = warptile_misfit<float>(wg)) {
+            gb::skip_variant(name, *why);
+            continue;
+          }
+          if (auto why = gemm::too_big(s, sizeof(float), at_rows(s) * at_ld(s) * sizeof(float))) {
+            gb::skip_variant(name, *why + " (A transposed included)");
+            continue;
+          }
+          tile_k = kAsyncTileK;
+          stages = async_stages(wg);
+          if (stages == 0) {
+            gb::skip_variant(name, "its " + std::to_string(kAsyncMinStages) + " stages of tiles exceed the device's local memory");
+            continue;
+          }
+        } else if (v == Variant::tiled) {
           tile_k = kTiledTileK;
           if (tiled_local_bytes(wg, tile_k, sizeof(T)) > d.local_mem_bytes) {
             gb::skip_variant(name, "its tiles exceed the device's local memory");
@@ -422,6 +499,7 @@ void register_type(int size_class) {
           continue;
         }
         Params p{v, s, wg, tile_k, size_class};
+        p.stages = stages;
         // The naive kernel runs by default on the square problems up to 4096^3 only: on 8192^3 and
         // the odd shapes one unit takes about a second on a GPU (--all_sweeps runs them).
         const bool slow = v == Variant::naive && !(s.m == s.n && s.n == s.k && s.m <= 4096);
@@ -500,11 +578,33 @@ void warptile_paths(gb::PathSet& paths, int size_class) {
   }
 }
 
+// warptile_async: warptile's edge, K-step and band paths over every group it runs on each
+// problem, the pipeline's reuse of its buffers, and A transposed into padded rows.
+void warptile_async_paths(gb::PathSet& paths, int size_class) {
+  constexpr WarptileKnobs kn = warptile_knobs<float>();
+  for (const Shape& s : gemm::problems(size_class)) {
+    for (const auto& wg : shapes_of<float>(Variant::warptile_async, s, size_class)) {
+      const size_t stages = async_stages(wg);
+      if (warptile_misfit<float>(wg) || wg.size() > gb::session().info().max_work_group_size || stages == 0) continue;
+      const size_t tile_m = wg.y * kWpt, tile_n = wg.x * kWpt, blocks_m = (s.m + tile_m - 1) / tile_m;
+      const size_t steps = (s.k + kAsyncTileK - 1) / kAsyncTileK;
+      gb::path_if(paths, s.m % tile_m != 0 || s.n % tile_n != 0, "warptile_async: partial blocks at the edges");
+      gb::path_if(paths, s.m >= tile_m && s.n >= tile_n, "warptile_async: whole blocks");
+      gb::path_if(paths, steps > stages, "warptile_async: more K steps than stages (buffers reused)");
+      gb::path_if(paths, s.k % kAsyncTileK != 0, "warptile_async: partial last K step (A's zero rows, B's rows skipped)");
+      gb::path_if(paths, s.m % gemm::kAlign != 0, "warptile_async: A transposed into padded rows (m not a multiple of 4)");
+      gb::path_if(paths, blocks_m > kn.group_m, "warptile_async: 2+ bands of block rows");
+      gb::path_if(paths, blocks_m % kn.group_m != 0, "warptile_async: a last band of fewer than group_m block rows");
+    }
+  }
+}
+
 // The edge and K-loop paths of the kernels over the problems of a size class, at the default
 // 16x16 group (regblock: 128x128 blocks, K steps of each type's max_tile_k), and warptile's.
 gb::PathSet code_paths(int size_class, size_t) {
   gb::PathSet paths;
   warptile_paths<float>(paths, size_class);
+  warptile_async_paths(paths, size_class);
   if (gb::session().info().has_fp64()) {
     warptile_paths<double>(paths, size_class);
     mma_paths(paths, size_class);

@@ -36,8 +36,9 @@ const char* type_name();  // "float", "double"
 std::string bench_name(const std::string& variant, const char* type, const Shape& s,
                        const std::string& wg, int size_class, const std::string& group_key = "wg");
 
-// Why the three matrices don't fit this device (allocation limit, half its memory), if so.
-std::optional<std::string> too_big(const Shape& s, size_t element_bytes);
+// Why the three matrices (and a variant's own buffer of `extra_bytes`) don't fit this device
+// (allocation limit, half its memory), if so.
+std::optional<std::string> too_big(const Shape& s, size_t element_bytes, uint64_t extra_bytes = 0);
 
 // 2*m*n*k FLOPs; bytes: A and B read once and C written once (the compulsory traffic).
 gb::Work work(const Shape& s, size_t element_bytes);
@@ -47,6 +48,8 @@ struct Run {
   cl::Kernel kernel;
   cl::NDRange global, local;
   cl::Buffer scratch;  // a library's temporary buffer
+  cl::Kernel pre;      // run before `kernel` in each unit, if set (warptile_async's transpose of A)
+  cl::NDRange pre_global, pre_local;
 };
 
 template <typename T>
@@ -56,6 +59,7 @@ struct Fixture {
   std::vector<T> a, b;  // host copies, padded rows as on the device
   cl::Buffer da, db, dc;
   std::map<std::string, Run> runs;  // by benchmark name (gb::name_key): variant and work group
+  cl::Buffer at;  // A transposed, written by warptile_async's first kernel (the same for every group)
   // What the checks compare against depends only on A and B: made by the first check, then
   // shared by every variant and work group of the problem.
   struct Expected {

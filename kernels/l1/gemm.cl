@@ -1,6 +1,6 @@
 // Matrix multiply C = A*B, row-major, TYPE float or double: a naive kernel, a local-memory tiled
-// one, a register-blocked one with vector loads, and a warp-tiled one. Knobs are build options
-// (defaults below).
+// one, a register-blocked one with vector loads, a warp-tiled one, and the warp-tiled one fed by
+// asynchronous copies from a transposed A. Knobs are build options (defaults below).
 //
 // Every kernel takes M, N, K and leading dimensions lda, ldb, ldc in elements. The host rounds
 // the leading dimensions up to a multiple of 4 and zero-fills the padding, so that a row starts
@@ -16,15 +16,17 @@
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 
-// A build compiles one variant's kernel when the host names it (-DONLY_NAIVE, -DONLY_TILED,
-// -DONLY_REGBLOCK, -DONLY_WARPTILE, -DONLY_MMA): compiling all five for every shape would multiply
-// the compiler's work. Without one, every variant (gemm_marker is always there).
+// A build compiles one variant's kernels when the host names it (-DONLY_NAIVE, -DONLY_TILED,
+// -DONLY_REGBLOCK, -DONLY_WARPTILE, -DONLY_WARPTILE_ASYNC, -DONLY_MMA): compiling all six for every
+// shape would multiply the compiler's work. Without one, every variant (gemm_marker is always
+// there).
 #if !defined(ONLY_NAIVE) && !defined(ONLY_TILED) && !defined(ONLY_REGBLOCK) && !defined(ONLY_WARPTILE) && \
-    !defined(ONLY_MMA)
+    !defined(ONLY_WARPTILE_ASYNC) && !defined(ONLY_MMA)
 #define ONLY_NAIVE
 #define ONLY_TILED
 #define ONLY_REGBLOCK
 #define ONLY_WARPTILE
+#define ONLY_WARPTILE_ASYNC
 #ifdef cl_khr_fp64
 #define ONLY_MMA
 #endif
@@ -307,15 +309,12 @@ void gemm_regblock(const int M, const int N, const int K,
 #define GROUP_M 4
 #endif
 
-#ifdef ONLY_WARPTILE
+// The block and lane mapping, shared by warptile and warptile_async.
+#if defined(ONLY_WARPTILE) || defined(ONLY_WARPTILE_ASYNC)
 #define LANES (LANES_M * LANES_N)
 #define WARP_M (LANES_M * WPT_M)  // the warp tile
 #define WARP_N (LANES_N * WPT_N)
 #define WARPS_N (TILE_N / WARP_N)  // warp tiles per row of the block
-#define WT_A_VECS (TILE_M * WT_TILE_K / VW)
-#define WT_B_VECS (WT_TILE_K * TILE_N / VW)
-#define WT_A_LOADS ((WT_A_VECS + THREADS - 1) / THREADS)
-#define WT_B_LOADS ((WT_B_VECS + THREADS - 1) / THREADS)
 #if WG_Y % LANES_M != 0 || WG_X % LANES_N != 0
 #error "the block must be whole warp tiles: WG_Y a multiple of LANES_M, WG_X of LANES_N"
 #endif
@@ -326,6 +325,28 @@ void gemm_regblock(const int M, const int N, const int K,
 #error "WT_TILE_K must be a multiple of VW"
 #endif
 
+// Declares row0 and col0, the group's block of C (blocks run in bands of GROUP_M block rows; the
+// launch order of groups, x fastest, walks the bands; the last band may be shorter), and a_vec and
+// b_vec, the lane's first vector of As and of Bs (its warp tile's corner, then its place in the
+// lane grid).
+#define WARPTILE_PLACE(lid)                                                                        \
+  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);                           \
+  const int block = get_group_id(1) * blocks_n + get_group_id(0);                                 \
+  const int first_m = block / (GROUP_M * blocks_n) * GROUP_M;                                     \
+  const int band_m = min(blocks_m - first_m, GROUP_M);                                            \
+  const int in_band = block - first_m * blocks_n;                                                 \
+  const int row0 = (first_m + in_band % band_m) * TILE_M, col0 = in_band / band_m * TILE_N;       \
+  const int warp = (lid) / LANES, lane = (lid) % LANES;                                           \
+  const int a_vec = (warp / WARPS_N) * (WARP_M / VW) + lane / (LANE_ILV * LANES_N) * LANE_ILV + lane % LANE_ILV; \
+  const int b_vec = (warp % WARPS_N) * (WARP_N / VW) + lane / LANE_ILV % LANES_N;
+#endif
+
+#ifdef ONLY_WARPTILE
+#define WT_A_VECS (TILE_M * WT_TILE_K / VW)
+#define WT_B_VECS (WT_TILE_K * TILE_N / VW)
+#define WT_A_LOADS ((WT_A_VECS + THREADS - 1) / THREADS)
+#define WT_B_LOADS ((WT_B_VECS + THREADS - 1) / THREADS)
+
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 void gemm_warptile(const int M, const int N, const int K,
                    __global const TYPE* restrict A, const int lda,
@@ -334,19 +355,7 @@ void gemm_warptile(const int M, const int N, const int K,
   __local TYPEV As[2][WT_TILE_K][AS_VECS];  // As[buf][k][m / VW]
   __local TYPEV Bs[2][WT_TILE_K][BS_VECS];  // Bs[buf][k][n / VW]
   const int lid = get_local_id(1) * WG_X + get_local_id(0);
-
-  // The launch order of groups (x fastest) walks the bands; the last band may be shorter.
-  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
-  const int block = get_group_id(1) * blocks_n + get_group_id(0);
-  const int first_m = block / (GROUP_M * blocks_n) * GROUP_M;
-  const int band_m = min(blocks_m - first_m, GROUP_M);
-  const int in_band = block - first_m * blocks_n;
-  const int row0 = (first_m + in_band % band_m) * TILE_M, col0 = in_band / band_m * TILE_N;
-
-  // The lane's first vector of As and of Bs: its warp tile's corner, then its place in the grid.
-  const int warp = lid / LANES, lane = lid % LANES;
-  const int a_vec = (warp / WARPS_N) * (WARP_M / VW) + lane / (LANE_ILV * LANES_N) * LANE_ILV + lane % LANE_ILV;
-  const int b_vec = (warp % WARPS_N) * (WARP_N / VW) + lane / LANE_ILV % LANES_N;
+  WARPTILE_PLACE(lid)
 
   TYPEV acc[WPT_M][VEC_N];
 #pragma unroll
@@ -450,6 +459,206 @@ void gemm_warptile(const int M, const int N, const int K,
   }
 }
 #endif  // ONLY_WARPTILE
+
+// ---- warp-tiled, staged by asynchronous copies (warptile_async): warptile's blocks, lanes and
+// inner loop, with each K step's tiles copied straight from global into local memory. A first
+// kernel (gemm_transpose_a) writes At = A transposed, k-major like As, so that each row of both
+// tiles is contiguous in global memory and every VW-wide vector of a tile is copied whole
+// (cp.async copies 16-byte chunks: it cannot transpose). STAGES buffers of As[k][m] and Bs[k][n] make
+// a pipeline: STAGES-1 steps' copies are in flight while one step is computed, and no registers
+// hold staged data. On NVIDIA's compiler with -DPTX_ASYNC (the host sets it from sm_80 on) the
+// copies are PTX cp.async, which bypass registers; elsewhere each work item loads and stores its
+// vectors itself (the same tiles, the same pipeline, waits and commits doing nothing).
+#ifndef STAGES
+#define STAGES 3
+#endif
+// At's tiles of 32 x 32, by groups of 32 x TRANSPOSE_ROWS work items.
+#define TRANSPOSE_TILE 32
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS 8
+#endif
+
+#ifdef ONLY_WARPTILE_ASYNC
+// cp.async.wait_group takes an immediate: STAGES - 2, spelt as a literal.
+#if STAGES == 2
+#define STAGES_LESS_2 0
+#elif STAGES == 3
+#define STAGES_LESS_2 1
+#elif STAGES == 4
+#define STAGES_LESS_2 2
+#elif STAGES == 5
+#define STAGES_LESS_2 3
+#else
+#error "STAGES must be 2 to 5"
+#endif
+
+// Asynchronous copies of 16 bytes from global into local memory. dst and src 16-byte aligned;
+// src must be a valid address even when src_bytes is 0.
+#ifdef PTX_ASYNC
+// The 32-bit shared-memory address that cp.async takes: NVIDIA's OpenCL keeps a __local pointer
+// (address space 3) as its offset in the shared window, so the pointer's value is that address.
+// (Were it a generic address, cvta.to.shared would convert it.)
+uint shared_address(__local const void* p) { return (uint)(size_t)p; }
+// dst's 16 bytes: the first src_bytes (0 to 16) from src, zeros after them.
+void async_copy16(__local void* dst, __global const void* src, const uint src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+               :: "r"(shared_address(dst)), "l"((ulong)src), "r"(src_bytes) : "memory");
+}
+// Closes the group of the copies issued since the last commit.
+void async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most n (a literal) of this work item's groups are unfinished; the copies it
+// waited for are visible to this work item (a barrier then shows them to the group).
+#define ASYNC_WAIT_(n) asm volatile("cp.async.wait_group " #n ";" ::: "memory")
+#define ASYNC_WAIT(n) ASYNC_WAIT_(n)
+#else
+void async_copy16(__local void* dst, __global const void* src, const uint src_bytes) {
+  // The kernel asks for 0 or 16 bytes only.
+  *(__local uint4*)dst = src_bytes ? *(__global const uint4*)src : (uint4)0;
+}
+void async_commit(void) {}
+#define ASYNC_WAIT(n)
+#endif
+
+// One vector of a tile, as 16-byte chunks (TYPEV must be a multiple of 16 bytes: float4,
+// double2, double4), each taking `bytes` (16 or 0) from src.
+void async_copy_vector(__local TYPEV* dst, __global const TYPEV* src, const uint bytes) {
+  for (int c = 0; c < (int)(sizeof(TYPEV) / 16); ++c)
+    async_copy16((__local uchar*)dst + 16 * c, (__global const uchar*)src + 16 * c, bytes);
+}
+
+#define AT_VECS (TILE_M / VW)  // vectors per row (one k) of As: At's row, unpadded (no stores meet)
+#define ASYNC_A_VECS (WT_TILE_K * AT_VECS)  // vectors of one stage's tile of A
+#define ASYNC_B_VECS (WT_TILE_K * BS_VECS)
+#define ASYNC_A_COPIES ((ASYNC_A_VECS + THREADS - 1) / THREADS)  // per work item and stage
+#define ASYNC_B_COPIES ((ASYNC_B_VECS + THREADS - 1) / THREADS)
+
+// At[k][m] = A[m][k], At K_pad rows (K rounded up to WT_TILE_K) of ldat (M rounded up to 4):
+// zeros outside A, so that the GEMM's copies of At need no bounds check along K.
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_ROWS, 1)))
+void gemm_transpose_a(const int M, const int K, __global const TYPE* restrict A, const int lda,
+                      __global TYPE* restrict At, const int ldat, const int K_pad) {
+  __local TYPE tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 1];  // +1: a column read spans the banks
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int m0 = get_group_id(0) * TRANSPOSE_TILE, k0 = get_group_id(1) * TRANSPOSE_TILE;
+  // Read along A's rows (k), write along At's rows (m): both coalesced.
+  for (int r = ty; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+    const int m = m0 + r, k = k0 + tx;
+    tile[r][tx] = m < M && k < K ? A[(size_t)m * lda + k] : 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = ty; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+    const int k = k0 + r, m = m0 + tx;
+    if (k < K_pad && m < ldat) At[(size_t)k * ldat + m] = tile[tx][r];
+  }
+}
+
+// Issues stage `t`'s copies into buffer `buf` (nothing past the last step), then commits them as
+// one group: an empty one past the last step, so that every step waits on the same count.
+#define ASYNC_ISSUE(t, buf)                                                                        \
+  do {                                                                                             \
+    if ((t) < steps) {                                                                             \
+      const size_t a_step = (size_t)(t) * WT_TILE_K * ldat;                                        \
+      for (int l = 0; l < ASYNC_A_COPIES; ++l)                                                     \
+        if (ASYNC_A_VECS % THREADS == 0 || lid + l * THREADS < ASYNC_A_VECS)                       \
+          async_copy_vector(As[buf][a_row[l]] + a_col[l], (__global const TYPEV*)(a_src[l] + a_step), \
+                            a_bytes[l]);                                                           \
+      for (int l = 0; l < ASYNC_B_COPIES; ++l) {                                                   \
+        if (ASYNC_B_VECS % THREADS == 0 || lid + l * THREADS < ASYNC_B_VECS) {                     \
+          const int k = (t) * WT_TILE_K + b_row[l];                                                \
+          async_copy_vector(Bs[buf][b_row[l]] + b_col[l],                                         \
+                            (__global const TYPEV*)(b_src[l] + (k < K ? (size_t)k * ldb : 0)),     \
+                            k < K ? b_bytes[l] : 0);                                               \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+    async_commit();                                                                                \
+  } while (0)
+
+__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
+void gemm_warptile_async(const int M, const int N, const int K,
+                         __global const TYPE* restrict At, const int ldat,
+                         __global const TYPE* restrict B, const int ldb,
+                         __global TYPE* restrict C, const int ldc) {
+  __local TYPEV As[STAGES][WT_TILE_K][AT_VECS];  // As[buf][k][m / VW]
+  __local TYPEV Bs[STAGES][WT_TILE_K][BS_VECS];  // Bs[buf][k][n / VW]
+  const int lid = get_local_id(1) * WG_X + get_local_id(0);
+  WARPTILE_PLACE(lid)
+
+  TYPEV acc[WPT_M][VEC_N];
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i)
+#pragma unroll
+    for (int j = 0; j < VEC_N; ++j) acc[i][j] = 0;
+
+  // The work item's vectors of each stage's tiles: neighbouring work items copy neighbouring
+  // vectors of a row of At or B. A vector past M or N copies no bytes (zeros) from the start of
+  // its row; rows of At past K are zeros, rows of B past K are skipped the same way.
+  int a_row[ASYNC_A_COPIES], a_col[ASYNC_A_COPIES], b_row[ASYNC_B_COPIES], b_col[ASYNC_B_COPIES];
+  uint a_bytes[ASYNC_A_COPIES], b_bytes[ASYNC_B_COPIES];
+  __global const TYPE* a_src[ASYNC_A_COPIES];  // at step 0
+  __global const TYPE* b_src[ASYNC_B_COPIES];  // at row 0
+#pragma unroll
+  for (int l = 0; l < ASYNC_A_COPIES; ++l) {
+    const int i = lid + l * THREADS;
+    a_row[l] = i / AT_VECS;
+    a_col[l] = i % AT_VECS;
+    const bool in = row0 + a_col[l] * VW < M;
+    a_bytes[l] = in ? 16 : 0;
+    a_src[l] = At + (size_t)a_row[l] * ldat + (in ? row0 + a_col[l] * VW : 0);
+  }
+#pragma unroll
+  for (int l = 0; l < ASYNC_B_COPIES; ++l) {
+    const int i = lid + l * THREADS;
+    b_row[l] = i / BS_VECS;
+    b_col[l] = i % BS_VECS;
+    const bool in = col0 + b_col[l] * VW < N;
+    b_bytes[l] = in ? 16 : 0;
+    b_src[l] = B + (in ? col0 + b_col[l] * VW : 0);
+  }
+
+  // Stages 0 .. STAGES-2 in flight, then one barrier per step: after it, every work item's
+  // copies of this step have landed, and every work item has finished the previous step's
+  // compute, whose buffer then takes stage step+STAGES-1 while this step is computed.
+  const int steps = (K + WT_TILE_K - 1) / WT_TILE_K;
+  for (int t = 0; t < STAGES - 1; ++t) ASYNC_ISSUE(t, t);
+  int cur = 0, next = STAGES - 1;  // the buffers of this step and of the stage issued in it
+  for (int step = 0; step < steps; ++step) {
+    ASYNC_WAIT(STAGES_LESS_2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ASYNC_ISSUE(step + STAGES - 1, next);
+
+    // warptile's step.
+#pragma unroll
+    for (int kk = 0; kk < WT_TILE_K; ++kk) {
+      TYPEV a[VEC_M], b[VEC_N];
+#pragma unroll
+      for (int v = 0; v < VEC_M; ++v) a[v] = As[cur][kk][a_vec + v * LANES_M];
+#pragma unroll
+      for (int v = 0; v < VEC_N; ++v) b[v] = Bs[cur][kk][b_vec + v * LANES_N];
+#pragma unroll
+      for (int i = 0; i < WPT_M; ++i) {
+        const TYPE ai = COMP(a[i / VW], i % VW);
+#pragma unroll
+        for (int j = 0; j < VEC_N; ++j) acc[i][j] = fma((TYPEV)(ai), b[j], acc[i][j]);
+      }
+    }
+    cur = cur + 1 == STAGES ? 0 : cur + 1;
+    next = next + 1 == STAGES ? 0 : next + 1;
+  }
+
+  // As warptile's.
+#pragma unroll
+  for (int i = 0; i < WPT_M; ++i) {
+    const int row = row0 + (a_vec + (i / VW) * LANES_M) * VW + i % VW;
+    if (row >= M) continue;
+#pragma unroll
+    for (int j = 0; j < VEC_N; ++j) {
+      const int col = col0 + (b_vec + j * LANES_N) * VW;
+      if (col < N) *(__global TYPEV*)(C + (size_t)row * ldc + col) = acc[i][j];
+    }
+  }
+}
+#endif  // ONLY_WARPTILE_ASYNC
 
 // ---- mma (double only): matrix-multiply-accumulate instructions over warps. A 1-D group of
 // MMA_WARPS_M x MMA_WARPS_N warps of 32 work items computes a block of C; each warp a tile of
