@@ -216,6 +216,10 @@ bool is_warptile(Variant v) { return v == Variant::warptile || v == Variant::war
 // 48 KiB; the 16x16 group's 128x128, 16 KiB, takes 3), at least 2.
 constexpr size_t kAsyncTileK = warptile_knobs<float>().max_tile_k;
 constexpr size_t kAsyncMaxStages = 4, kAsyncMinStages = 2;
+// Block rows per band: on the lent H100 (docs/PERFORMANCE.md, run 109) bands of 8 give 47.4-47.5
+// TFLOP/s at 8x16 against 46.2-47.1 for warptile's 1. At size 1, 3: CI's problems then make
+// several bands and a shorter last one.
+size_t async_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
 constexpr size_t kTransposeTile = 32, kTransposeRows = 8;  // gemm_transpose_a's tile and group
 bool async_copies() { return gb::session().info().nv_compute_capability >= 80; }
 size_t async_local_bytes(const gb::WorkGroup& wg, size_t stages) {
@@ -327,7 +331,8 @@ gb::ProgramKey program_of(const Params& p) {
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
                  " -DVW=" + std::to_string(vector_width<T>()) + " -DWT_TILE_K=" + std::to_string(p.tile_k) +
                  " -DLANES_M=" + std::to_string(kn.lanes_m) + " -DLANES_N=" + std::to_string(kn.lanes_n) +
-                 " -DLANE_ILV=" + std::to_string(kn.lane_ilv) + " -DGROUP_M=" + std::to_string(kn.group_m);
+                 " -DLANE_ILV=" + std::to_string(kn.lane_ilv) + " -DGROUP_M=" +
+                 std::to_string(p.variant == Variant::warptile_async ? async_group_m(p.size_class) : kn.group_m);
       if (p.variant == Variant::warptile_async) {
         options += " -DSTAGES=" + std::to_string(p.stages) + " -DTRANSPOSE_ROWS=" + std::to_string(kTransposeRows);
         if (async_copies()) options += " -DPTX_ASYNC";
@@ -581,7 +586,6 @@ void warptile_paths(gb::PathSet& paths, int size_class) {
 // warptile_async: warptile's edge, K-step and band paths over every group it runs on each
 // problem, the pipeline's reuse of its buffers, and A transposed into padded rows.
 void warptile_async_paths(gb::PathSet& paths, int size_class) {
-  constexpr WarptileKnobs kn = warptile_knobs<float>();
   for (const Shape& s : gemm::problems(size_class)) {
     for (const auto& wg : shapes_of<float>(Variant::warptile_async, s, size_class)) {
       const size_t stages = async_stages(wg);
@@ -593,8 +597,9 @@ void warptile_async_paths(gb::PathSet& paths, int size_class) {
       gb::path_if(paths, steps > stages, "warptile_async: more K steps than stages (buffers reused)");
       gb::path_if(paths, s.k % kAsyncTileK != 0, "warptile_async: partial last K step (A's zero rows, B's rows skipped)");
       gb::path_if(paths, s.m % gemm::kAlign != 0, "warptile_async: A transposed into padded rows (m not a multiple of 4)");
-      gb::path_if(paths, blocks_m > kn.group_m, "warptile_async: 2+ bands of block rows");
-      gb::path_if(paths, blocks_m % kn.group_m != 0, "warptile_async: a last band of fewer than group_m block rows");
+      gb::path_if(paths, blocks_m > async_group_m(size_class), "warptile_async: 2+ bands of block rows");
+      gb::path_if(paths, blocks_m % async_group_m(size_class) != 0,
+                  "warptile_async: a last band of fewer than group_m block rows");
     }
   }
 }
