@@ -339,6 +339,31 @@ void gemm_regblock(const int M, const int N, const int K,
   const int warp = (lid) / LANES, lane = (lid) % LANES;                                           \
   const int a_vec = (warp / WARPS_N) * (WARP_M / VW) + lane / (LANE_ILV * LANES_N) * LANE_ILV + lane % LANE_ILV; \
   const int b_vec = (warp % WARPS_N) * (WARP_N / VW) + lane / LANE_ILV % LANES_N;
+
+// One K step from the local tiles `as`, `bs` (k-major, VW-wide vectors): the lane's VEC_M vectors of
+// A and VEC_N of B per k, WPT_M x WPT_N FMAs into acc. Shared by warptile and warptile_async (a
+// macro, so that each kernel compiles the same text it had).
+#define WARPTILE_STEP(as, bs)                                                                      \
+  _Pragma("unroll") for (int kk = 0; kk < WT_TILE_K; ++kk) {                                      \
+    TYPEV a[VEC_M], b[VEC_N];                                                                      \
+    _Pragma("unroll") for (int v = 0; v < VEC_M; ++v) a[v] = (as)[kk][a_vec + v * LANES_M];       \
+    _Pragma("unroll") for (int v = 0; v < VEC_N; ++v) b[v] = (bs)[kk][b_vec + v * LANES_N];       \
+    _Pragma("unroll") for (int i = 0; i < WPT_M; ++i) {                                           \
+      const TYPE ai = COMP(a[i / VW], i % VW);                                                     \
+      _Pragma("unroll") for (int j = 0; j < VEC_N; ++j) acc[i][j] = fma((TYPEV)(ai), b[j], acc[i][j]); \
+    }                                                                                              \
+  }
+// acc into C. Row i of the lane is sub-block row i / VW, row i % VW of it; as in regblock, a vector
+// of C is either inside its padded row or entirely beyond N.
+#define WARPTILE_STORE_C()                                                                         \
+  _Pragma("unroll") for (int i = 0; i < WPT_M; ++i) {                                             \
+    const int row = row0 + (a_vec + (i / VW) * LANES_M) * VW + i % VW;                             \
+    if (row >= M) continue;                                                                        \
+    _Pragma("unroll") for (int j = 0; j < VEC_N; ++j) {                                           \
+      const int col = col0 + (b_vec + j * LANES_N) * VW;                                           \
+      if (col < N) *(__global TYPEV*)(C + (size_t)row * ldc + col) = acc[i][j];                    \
+    }                                                                                              \
+  }
 #endif
 
 #ifdef ONLY_WARPTILE
@@ -429,34 +454,10 @@ void gemm_warptile(const int M, const int N, const int K,
                     : (TYPEV)0;
     }
 
-#pragma unroll
-    for (int kk = 0; kk < WT_TILE_K; ++kk) {
-      TYPEV a[VEC_M], b[VEC_N];
-#pragma unroll
-      for (int v = 0; v < VEC_M; ++v) a[v] = As[cur][kk][a_vec + v * LANES_M];
-#pragma unroll
-      for (int v = 0; v < VEC_N; ++v) b[v] = Bs[cur][kk][b_vec + v * LANES_N];
-#pragma unroll
-      for (int i = 0; i < WPT_M; ++i) {
-        const TYPE ai = COMP(a[i / VW], i % VW);
-#pragma unroll
-        for (int j = 0; j < VEC_N; ++j) acc[i][j] = fma((TYPEV)(ai), b[j], acc[i][j]);
-      }
-    }
+    WARPTILE_STEP(As[cur], Bs[cur])
   }
 
-  // Row i of the lane is sub-block row i / VW, row i % VW of it; as in regblock, a vector of C
-  // is either inside its padded row or entirely beyond N.
-#pragma unroll
-  for (int i = 0; i < WPT_M; ++i) {
-    const int row = row0 + (a_vec + (i / VW) * LANES_M) * VW + i % VW;
-    if (row >= M) continue;
-#pragma unroll
-    for (int j = 0; j < VEC_N; ++j) {
-      const int col = col0 + (b_vec + j * LANES_N) * VW;
-      if (col < N) *(__global TYPEV*)(C + (size_t)row * ldc + col) = acc[i][j];
-    }
-  }
+  WARPTILE_STORE_C()
 }
 #endif  // ONLY_WARPTILE
 
@@ -627,36 +628,12 @@ void gemm_warptile_async(const int M, const int N, const int K,
     barrier(CLK_LOCAL_MEM_FENCE);
     ASYNC_ISSUE(step + STAGES - 1, next);
 
-    // warptile's step.
-#pragma unroll
-    for (int kk = 0; kk < WT_TILE_K; ++kk) {
-      TYPEV a[VEC_M], b[VEC_N];
-#pragma unroll
-      for (int v = 0; v < VEC_M; ++v) a[v] = As[cur][kk][a_vec + v * LANES_M];
-#pragma unroll
-      for (int v = 0; v < VEC_N; ++v) b[v] = Bs[cur][kk][b_vec + v * LANES_N];
-#pragma unroll
-      for (int i = 0; i < WPT_M; ++i) {
-        const TYPE ai = COMP(a[i / VW], i % VW);
-#pragma unroll
-        for (int j = 0; j < VEC_N; ++j) acc[i][j] = fma((TYPEV)(ai), b[j], acc[i][j]);
-      }
-    }
+    WARPTILE_STEP(As[cur], Bs[cur])
     cur = cur + 1 == STAGES ? 0 : cur + 1;
     next = next + 1 == STAGES ? 0 : next + 1;
   }
 
-  // As warptile's.
-#pragma unroll
-  for (int i = 0; i < WPT_M; ++i) {
-    const int row = row0 + (a_vec + (i / VW) * LANES_M) * VW + i % VW;
-    if (row >= M) continue;
-#pragma unroll
-    for (int j = 0; j < VEC_N; ++j) {
-      const int col = col0 + (b_vec + j * LANES_N) * VW;
-      if (col < N) *(__global TYPEV*)(C + (size_t)row * ldc + col) = acc[i][j];
-    }
-  }
+  WARPTILE_STORE_C()
 }
 #endif  // ONLY_WARPTILE_ASYNC
 
