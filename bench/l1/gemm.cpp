@@ -247,7 +247,6 @@ struct MmaWarps {
   std::string label() const { return std::to_string(m) + "x" + std::to_string(n); }
 };
 constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
-constexpr size_t kMmaK = 4;       // K of one instruction: m16n8k4
 // Block rows per band: 8 on a GPU's sizes; 3 at size 1, so that CI's problems make several bands
 // and a shorter last one.
 size_t mma_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
@@ -268,7 +267,7 @@ size_t mma_local_bytes(const MmaWarps& w) {
   const size_t bm = w.m * kMmaTilesM * 8, bn = w.n * kMmaTilesN * 8;
   return 2 * (bm * (kMmaTileK + 4) + kMmaTileK * (bn + 8)) * sizeof(double);
 }
-// NVIDIA's FP64 mma.sync (PTX ISA 7.0) needs sm_80; elsewhere the kernel's FMA path runs.
+// NVIDIA's FP64 mma.sync needs sm_80 (m8n8k4; m16n8k4 sm_90); elsewhere the kernel's FMA path runs.
 bool mma_on_tensor_cores() { return gb::session().info().nv_compute_capability >= 80; }
 
 // Local memory of the tiled, register-blocked and warp-tiled kernels (as kernels/l1/gemm.cl
@@ -343,8 +342,9 @@ gb::ProgramKey program_of(const Params& p) {
       options += " -DONLY_MMA -DMMA_WARPS_M=" + std::to_string(p.warps.m) + " -DMMA_WARPS_N=" +
                  std::to_string(p.warps.n) + " -DMMA_TM=" + std::to_string(kMmaTilesM) +
                  " -DMMA_TN=" + std::to_string(kMmaTilesN) +  " -DMMA_TILE_K=" + std::to_string(kMmaTileK) +
-                 " -DMMA_K=" + std::to_string(kMmaK) + " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class));
+                 " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class));
       if (mma_on_tensor_cores()) options += " -DPTX_MMA";
+      if (mma_on_tensor_cores() && gb::session().info().nv_compute_capability < 90) options += " -DPTX_MMA_M8";
       break;
   }
   return {"l1/gemm.cl", options};

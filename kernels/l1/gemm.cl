@@ -639,14 +639,14 @@ void gemm_warptile_async(const int M, const int N, const int K,
 
 // ---- mma (double only): matrix-multiply-accumulate instructions over warps. A 1-D group of
 // MMA_WARPS_M x MMA_WARPS_N warps of 32 work items computes a block of C; each warp a tile of
-// MMA_TM x MMA_TN 8x8 sub-tiles. Per MMA_K of K, each pair of sub-tiles one above the other is
-// one warp-wide D (16x8) += A (16xMMA_K) B (MMA_Kx8): on NVIDIA's compiler with -DPTX_MMA (the
-// host sets it from sm_80 on), PTX's mma.sync.m16n8k4 (or k8).f64, which runs on the FP64
-// tensor cores at twice the FMA units' rate on an H100/H200 (m8n8k4 runs at half theirs there);
-// elsewhere the same products as FMAs, so that every device computes and checks the same tiles.
-// Work item `lane` holds the fragments PTX defines, with quad = lane/4, in_quad = lane%4: A at
-// rows quad (+8), column in_quad (+4); B at row in_quad (+4), column quad; D at rows quad (+8),
-// columns 2 in_quad + {0, 1}.
+// MMA_TM x MMA_TN 8x8 sub-tiles. Per 4 of K, each pair of sub-tiles one above the other is one
+// warp-wide D (16x8) += A (16x4) B (4x8): on NVIDIA's compiler with -DPTX_MMA (the host sets it
+// from sm_80 on), PTX's mma.sync.m16n8k4.f64 (sm_90), which runs on the FP64 tensor cores at twice
+// the FMA units' rate on an H100/H200, or with -DPTX_MMA_M8 (sm_80-89) two m8n8k4 (on sm_90 those
+// run at half the m16 rate); elsewhere the same products as FMAs, so that every device computes
+// and checks the same tiles. Work item `lane` holds the fragments PTX defines, with quad =
+// lane/4, in_quad = lane%4: A at rows quad (+8), column in_quad; B at row in_quad, column quad; D
+// at rows quad (+8), columns 2 in_quad + {0, 1}.
 // Staging is regblock's: the next K step's tiles are loaded into registers while the current
 // one is computed from the other of two local buffers, one barrier per step. A's tile keeps A's
 // row-major layout (As[m][k]); its rows are padded by 4 so that a fragment read (8 rows, 4
@@ -667,9 +667,6 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #ifndef MMA_TILE_K
 #define MMA_TILE_K 8
 #endif
-#ifndef MMA_K
-#define MMA_K 4
-#endif
 #ifndef MMA_GROUP_M
 #define MMA_GROUP_M 8
 #endif
@@ -684,8 +681,8 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #define MMA_B_PAIRS (MMA_TILE_K * MMA_BN / 2)
 #define MMA_A_LOADS (MMA_A_PAIRS / MMA_THREADS)  // per work item
 #define MMA_B_LOADS (MMA_B_PAIRS / MMA_THREADS)
-#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % MMA_K != 0 || MMA_TM % 2 != 0
-#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of MMA_K, MMA_TM even"
+#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % 4 != 0 || MMA_TM % 2 != 0
+#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of 4, MMA_TM even"
 #endif
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1)))
@@ -755,27 +752,6 @@ void gemm_mma(const int M, const int N, const int K,
     }
 
 #ifdef PTX_MMA
-#if MMA_K == 8
-#pragma unroll
-    for (int kk = 0; kk < MMA_TILE_K; kk += 8) {
-      double a[MMA_TM][2], b[MMA_TN][2];
-#pragma unroll
-      for (int i = 0; i < MMA_TM; ++i)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) a[i][h] = As[cur][wm + i * 8 + quad][kk + 4 * h + in_quad];
-#pragma unroll
-      for (int j = 0; j < MMA_TN; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) b[j][h] = Bs[cur][kk + 4 * h + in_quad][wn + j * 8 + quad];
-#pragma unroll
-      for (int i = 0; i < MMA_TM; i += 2)
-#pragma unroll
-        for (int j = 0; j < MMA_TN; ++j)
-          asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                       : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
-                       : "d"(a[i][0]), "d"(a[i + 1][0]), "d"(a[i][1]), "d"(a[i + 1][1]), "d"(b[j][0]), "d"(b[j][1]));
-    }
-#else
 #pragma unroll
     for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
       double a[MMA_TM], b[MMA_TN];
@@ -786,12 +762,21 @@ void gemm_mma(const int M, const int N, const int K,
 #pragma unroll
       for (int i = 0; i < MMA_TM; i += 2)
 #pragma unroll
-        for (int j = 0; j < MMA_TN; ++j)
+        for (int j = 0; j < MMA_TN; ++j) {
+#ifdef PTX_MMA_M8  // sm_80-89: the f64 shape they have (on sm_90 half the rate of m16n8k4)
+          asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                       : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                       : "d"(a[i]), "d"(b[j]));
+          asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                       : "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
+                       : "d"(a[i + 1]), "d"(b[j]));
+#else
           asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
                        : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
                        : "d"(a[i]), "d"(a[i + 1]), "d"(b[j]));
-    }
 #endif
+        }
+    }
 #else
 #pragma unroll
     for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
