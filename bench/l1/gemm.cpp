@@ -239,9 +239,10 @@ size_t at_ld(const Shape& s) { return gb::round_up(s.m, gemm::kAlign); }
 // tile, 64 accumulators per work item); a group is a grid of warps (its work-group shape: the
 // sweep's axis), 2x4 by default (128x128 blocks, 256 work items). K per step 8: two steps of a
 // 128x128 block fill 41 KiB of local memory, and 16 would not fit 48 KiB. On the lent H200
-// (docs/PERFORMANCE.md, session 15): PTX's m8n8k4 runs at half the tensor cores' rate (33 TFLOP/s,
-// the FMA peak), m16n8k4 and m16n8k8 at the full 66; in the kernel m16n8k4 gives 39.3 TFLOP/s,
-// m16n8k8 37.4; bands of 8 block rows 39.3, of 1 36.8.
+// (docs/PERFORMANCE.md, runs 104-106): PTX's m8n8k4 runs at half the tensor cores' rate (33
+// TFLOP/s, the FMA peak), m16n8k4 and m16n8k8 at the full 66; in the kernel m16n8k4 gave 39.3
+// TFLOP/s (kept), m16n8k8 37.4, and m16n8k4 fed by cp.async 36.6; bands of 8 block rows 39.3, of 1
+// 36.8.
 struct MmaWarps {
   size_t m, n;
   std::string label() const { return std::to_string(m) + "x" + std::to_string(n); }
