@@ -243,11 +243,14 @@ size_t at_ld(const Shape& s) { return gb::round_up(s.m, gemm::kAlign); }
 // TFLOP/s, the FMA peak), m16n8k4 and m16n8k8 at the full 66; in the kernel m16n8k4 gave 39.3
 // TFLOP/s (kept), m16n8k8 37.4, and m16n8k4 fed by cp.async 36.6; bands of 8 block rows 39.3, of 1
 // 36.8.
+constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
 struct MmaWarps {
   size_t m, n;
   std::string label() const { return std::to_string(m) + "x" + std::to_string(n); }
+  size_t block_m() const { return m * kMmaTilesM * 8; }  // the group's block of C
+  size_t block_n() const { return n * kMmaTilesN * 8; }
+  size_t items() const { return 32 * m * n; }
 };
-constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
 // Block rows per band: 8 on a GPU's sizes; 3 at size 1, so that CI's problems make several bands
 // and a shorter last one.
 size_t mma_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
@@ -265,11 +268,14 @@ struct Params {
 
 // The mma kernel's local memory (kernels/l1/gemm.cl: two steps of As[BM][K+4], Bs[K][BN+8]).
 size_t mma_local_bytes(const MmaWarps& w) {
-  const size_t bm = w.m * kMmaTilesM * 8, bn = w.n * kMmaTilesN * 8;
-  return 2 * (bm * (kMmaTileK + 4) + kMmaTileK * (bn + 8)) * sizeof(double);
+  return 2 * (w.block_m() * (kMmaTileK + 4) + kMmaTileK * (w.block_n() + 8)) * sizeof(double);
 }
 // NVIDIA's FP64 mma.sync needs sm_80 (m8n8k4; m16n8k4 sm_90); elsewhere the kernel's FMA path runs.
 bool mma_on_tensor_cores() { return gb::session().info().nv_compute_capability >= 80; }
+std::string mma_ptx_options() {
+  if (!mma_on_tensor_cores()) return "";
+  return gb::session().info().nv_compute_capability < 90 ? " -DPTX_MMA -DPTX_MMA_M8" : " -DPTX_MMA";
+}
 
 // Local memory of the tiled, register-blocked and warp-tiled kernels (as kernels/l1/gemm.cl
 // declares it; warptile's tiles are regblock's).
@@ -343,9 +349,7 @@ gb::ProgramKey program_of(const Params& p) {
       options += " -DONLY_MMA -DMMA_WARPS_M=" + std::to_string(p.warps.m) + " -DMMA_WARPS_N=" +
                  std::to_string(p.warps.n) + " -DMMA_TM=" + std::to_string(kMmaTilesM) +
                  " -DMMA_TN=" + std::to_string(kMmaTilesN) +  " -DMMA_TILE_K=" + std::to_string(kMmaTileK) +
-                 " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class));
-      if (mma_on_tensor_cores()) options += " -DPTX_MMA";
-      if (mma_on_tensor_cores() && gb::session().info().nv_compute_capability < 90) options += " -DPTX_MMA_M8";
+                 " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class)) + mma_ptx_options();
       break;
   }
   return {"l1/gemm.cl", options};
@@ -360,7 +364,7 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
   if (p.variant == Variant::mma) {
-    const size_t bm = p.warps.m * kMmaTilesM * 8, bn = p.warps.n * kMmaTilesN * 8;
+    const size_t bm = p.warps.block_m(), bn = p.warps.block_n();
     run.global = cl::NDRange((sh.n + bn - 1) / bn * p.wg.x, (sh.m + bm - 1) / bm);
   } else if (p.variant == Variant::regblock || is_warptile(p.variant)) {
     const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
@@ -531,16 +535,15 @@ void register_mma(int size_class) {
     if (gemm::too_big(s, sizeof(double))) continue;  // register_type's skip covers every variant
     for (const MmaWarps& w : mma_grids(s, size_class)) {
       const std::string name = gemm::bench_name("mma", type, s, w.label(), size_class, "warps");
-      const size_t threads = 32 * w.m * w.n;
       if (mma_local_bytes(w) > d.local_mem_bytes) {
         gb::skip_variant(name, "its tiles exceed the device's local memory");
         continue;
       }
-      if (threads > d.max_work_group_size) {
+      if (w.items() > d.max_work_group_size) {
         gb::skip_variant(name, "work group larger than the device's maximum");
         continue;
       }
-      Params p{Variant::mma, s, gb::WorkGroup{threads, 1, 1, 1}, kMmaTileK, size_class, w};
+      Params p{Variant::mma, s, gb::WorkGroup{w.items(), 1, 1, 1}, kMmaTileK, size_class, w};
       gb::add_benchmark(name, [p](benchmark::State& st) { run<double>(st, p); },
                         [p] { return std::vector<gb::ProgramKey>{program_of<double>(p)}; });
     }
@@ -552,7 +555,7 @@ void mma_paths(gb::PathSet& paths, int size_class) {
   for (const Shape& s : gemm::problems(size_class)) {
     for (const MmaWarps& w : mma_grids(s, size_class)) {
       if (mma_local_bytes(w) > gb::session().info().local_mem_bytes) continue;
-      const size_t bm = w.m * kMmaTilesM * 8, bn = w.n * kMmaTilesN * 8;
+      const size_t bm = w.block_m(), bn = w.block_n();
       gb::path_if(paths, s.m % bm != 0 || s.n % bn != 0, "mma: partial blocks at the edges");
       gb::path_if(paths, s.m >= bm && s.n >= bn, "mma: whole blocks");
       gb::path_if(paths, s.k > 2 * kMmaTileK, "mma: 3+ K steps (double-buffered loads)");

@@ -32,6 +32,20 @@
 #endif
 #endif
 
+#if defined(ONLY_WARPTILE) || defined(ONLY_WARPTILE_ASYNC) || defined(ONLY_MMA)
+// The group's block of C as (block row, block column) when blocks run in bands of `group_m` block
+// rows, column by column (Triton's grouped order): the launch order of groups (x fastest) walks
+// the bands; the last band may be shorter.
+int2 banded_block(const int group_m) {
+  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
+  const int block = get_group_id(1) * blocks_n + get_group_id(0);
+  const int first_m = block / (group_m * blocks_n) * group_m;
+  const int band_m = min(blocks_m - first_m, group_m);
+  const int in_band = block - first_m * blocks_n;
+  return (int2)(first_m + in_band % band_m, in_band / band_m);
+}
+#endif
+
 // ---- naive: one work item per element of C, operands straight from global memory --------------
 // Work item (x, y) computes C[y][x]: along x, neighbours read neighbouring B and write
 // neighbouring C; the work-group shape decides how the caches see A and B.
@@ -325,17 +339,12 @@ void gemm_regblock(const int M, const int N, const int K,
 #error "WT_TILE_K must be a multiple of VW"
 #endif
 
-// Declares row0 and col0, the group's block of C (blocks run in bands of GROUP_M block rows; the
-// launch order of groups, x fastest, walks the bands; the last band may be shorter), and a_vec and
-// b_vec, the lane's first vector of As and of Bs (its warp tile's corner, then its place in the
-// lane grid).
+// Declares row0 and col0, the group's block of C (blocks in bands of GROUP_M block rows), and a_vec
+// and b_vec, the lane's first vector of As and of Bs (its warp tile's corner, then its place in
+// the lane grid).
 #define WARPTILE_PLACE(lid)                                                                        \
-  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);                           \
-  const int block = get_group_id(1) * blocks_n + get_group_id(0);                                 \
-  const int first_m = block / (GROUP_M * blocks_n) * GROUP_M;                                     \
-  const int band_m = min(blocks_m - first_m, GROUP_M);                                            \
-  const int in_band = block - first_m * blocks_n;                                                 \
-  const int row0 = (first_m + in_band % band_m) * TILE_M, col0 = in_band / band_m * TILE_N;       \
+  const int2 block_rc = banded_block(GROUP_M);                                                     \
+  const int row0 = block_rc.x * TILE_M, col0 = block_rc.y * TILE_N;                                \
   const int warp = (lid) / LANES, lane = (lid) % LANES;                                           \
   const int a_vec = (warp / WARPS_N) * (WARP_M / VW) + lane / (LANE_ILV * LANES_N) * LANE_ILV + lane % LANE_ILV; \
   const int b_vec = (warp % WARPS_N) * (WARP_N / VW) + lane / LANE_ILV % LANES_N;
@@ -695,13 +704,8 @@ void gemm_mma(const int M, const int N, const int K,
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int quad = lane / 4, in_quad = lane % 4;  // the fragments' coordinates
   const int wm = (warp / MMA_WARPS_N) * (MMA_TM * 8), wn = (warp % MMA_WARPS_N) * (MMA_TN * 8);
-  // Blocks in bands of MMA_GROUP_M block rows, as warptile's.
-  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
-  const int block = get_group_id(1) * blocks_n + get_group_id(0);
-  const int first_m = block / (MMA_GROUP_M * blocks_n) * MMA_GROUP_M;
-  const int band_m = min(blocks_m - first_m, MMA_GROUP_M);
-  const int in_band = block - first_m * blocks_n;
-  const int row0 = (first_m + in_band % band_m) * MMA_BM, col0 = in_band / band_m * MMA_BN;
+  const int2 block_rc = banded_block(MMA_GROUP_M);
+  const int row0 = block_rc.x * MMA_BM, col0 = block_rc.y * MMA_BN;
 
   double acc[MMA_TM][MMA_TN][2];
 #pragma unroll
