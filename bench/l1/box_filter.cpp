@@ -199,11 +199,15 @@ struct Params {
     const size_t halo_w = wg.x + 2 * radius, halo_h = wg.y * rows + 2 * radius;
     return halo_h * halo_w * pixel_bytes() + halo_h * wg.x * temp_bytes();
   }
-  // Tiled_slide: a band of vertical sums (per column pair: float2, or four uint of 16-bit lanes)
-  // and of output pairs, rows padded to 1 mod 16 pairs (the kernel's TS_VSTRIDE, TS_OSTRIDE).
+  // Tiled_slide: a band of vertical sums (per column pair: float2, or four uint of 16-bit lanes),
+  // of segment sums (float, or float4; the kernel's TS_TSEGS, padded to odd) and of output pairs,
+  // rows padded to 1 mod 16 pairs (TS_VSTRIDE, TS_OSTRIDE). RGBA8's widest tiles (480 and 448)
+  // need 52 KB: NVIDIA's 48 KB skips them (they ran at 0.55 and 0.46 of copy, the narrow ones 0.67
+  // and 0.59).
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
-    return band * (vstride * (rgba8 ? 16 : 8) + ostride * 2 * pixel_bytes());
+    const size_t span = 2 * band, segments = tile_w / span + (2 * radius + span) / span - 1;  // TS_TSEGS
+    return band * (vstride * (rgba8 ? 16 : 8) + (segments | 1) * (rgba8 ? 16 : 4) + ostride * 2 * pixel_bytes());
   }
   // Tiled_ring: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
   // padded to odd strides (the kernel's TR_VSTRIDE, TR_OSTRIDE).

@@ -484,11 +484,11 @@ __attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint selec
 // so pairs stay 8-byte aligned; TS_ITEMS = TW / 2 + TS_PAD items) and walks the tile's rows keeping
 // the pair's vertical window sums: add the row entering, subtract the row leaving. The leaving row
 // is loaded again (the group read it DIAMETER rows earlier: an L1 or L2 hit), so registers do not
-// grow with the radius. Every BAND rows the vertical sums go to local memory (vsum); item
-// (row, segment) then slides along SPAN outputs of one row, the window's first sum streamed from
-// DIAMETER + SPAN - 1 local values read in pairs, writes them to local memory (osum), and the
-// group stores the band's rows as coalesced pairs. The next band's rows are loaded before the
-// barriers, so they are in flight while this band is summed and stored.
+// grow with the radius. Every BAND rows the vertical sums go to local memory (vsum); the group
+// sums each band row's segments of SPAN columns (tsum), then item (row, segment) slides along
+// SPAN outputs of one row, its first window from the segment sums, writes them to local memory
+// (osum), and the group stores the band's rows as coalesced pairs. The next band's rows are
+// loaded before the barriers, so they are in flight while this band is summed and stored.
 // Even tile rows walk down and odd ones up: two vertically adjacent tiles read their shared halo
 // rows at the same time (both at their start or both at their end), so the second read hits L2.
 // Window sums are exact (float: multiples of 2^-8, below 2^16; RGBA8: integers), so the order of
@@ -514,7 +514,6 @@ __attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint selec
 // a segment, then the next segment) fall in different banks.
 #define TS_VSTRIDE ((TS_ITEMS + 15) / 16 * 16 + 1)
 #define TS_OSTRIDE ((TW / 2 + 15) / 16 * 16 + 1)
-#define TS_READ ((SPAN + TS_OFF + 2 * RADIUS + 1) / 2)  // vsum pairs a segment reads
 #if TW % SPAN != 0 || SPAN % 2 != 0 || BAND * TS_SEGMENTS > TS_ITEMS
 #error "tiled_slide: SPAN must be even and divide TW, and BAND * TW / SPAN items must fit in the group"
 #endif
@@ -551,50 +550,92 @@ __attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint selec
 #define TS_OUT(s) ((s) * (1.0f / (float)AREA))
 #endif
 
-// The band's horizontal step: item h < BAND * TS_SEGMENTS takes row h % BAND and outputs
-// (h / BAND) * SPAN .. + SPAN - 1 of it, whose windows cover vsum columns first + TS_OFF ..
-// first + TS_OFF + 2 RADIUS + SPAN - 1, read in pairs and used in column order: the first
-// DIAMETER sum the first window (RGBA8: in groups of four, which still fit a 16-bit lane), the
-// rest enter one by one while the kept first ones leave.
-__attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2* vsum, __local TS_PIX2* osum,
-                                                            const uint h) {
-  if (h >= BAND * TS_SEGMENTS) return;
-  const uint row = h % BAND, first = (h / BAND) * SPAN;
-  __local const TS_V2* v = vsum + row * TS_VSTRIDE + first / 2;
-  __local TS_PIX2* o = osum + row * TS_OSTRIDE + first / 2;
-  TS_V kept[SPAN];  // the window's first values: they leave it in the next steps
-  TS_H s = TS_H_ZERO, part = TS_H_ZERO;  // the first window in two sums of groups of four
+// The band's horizontal step in two phases between barriers. Segment j of a band row is the SPAN
+// vsum columns TS_OFF + j SPAN .. + SPAN - 1 (output j SPAN's window starts at its first). A
+// window's DIAMETER columns are the TS_MSEG segments from its start less the TS_EXCESS columns
+// past its end, so an item's first window costs TS_MSEG local reads, not DIAMETER column sums
+// (radius 31, span 16: 4 reads and one column against 63 columns).
+#define TS_MSEG ((DIAMETER + SPAN - 1) / SPAN)
+#define TS_EXCESS (TS_MSEG * SPAN - DIAMETER)
+#define TS_TSEGS (TS_SEGMENTS + TS_MSEG - 1)  // segments the windows reach: the last TS_MSEG - 1 in the right halo
+#define TS_TSTRIDE (TS_TSEGS | 1)
+#if TS_OFF + TS_TSEGS * SPAN > 2 * TS_ITEMS || BAND * TS_TSEGS > TS_ITEMS
+#error "tiled_slide: the windows' segments must lie in the group's columns, one item each"
+#endif
+
+// Phase one: the segment sums of every band row into tsum, item t taking row t % BAND and
+// segment t / BAND (RGBA8: in groups of four columns, which still fit a 16-bit lane).
+__attribute__((always_inline)) inline void tiled_slide_segments(__local const TS_V2* vsum, __local TS_H* tsum,
+                                                                const uint t) {
+  if (t >= BAND * TS_TSEGS) return;
+  const uint row = t % BAND, seg = t / BAND;
+  __local const TS_V2* v = vsum + row * TS_VSTRIDE + seg * (SPAN / 2);
+  TS_H sum = TS_H_ZERO;
   TS_V q = TS_V_ZERO;
-  TS_PIX even = 0;
 #pragma unroll
-  for (int p = 0; p < TS_READ; ++p) {
+  for (int p = TS_OFF / 2; p <= (SPAN - 1 + TS_OFF) / 2; ++p) {
     const TS_V2 pair = v[p];
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
-      const int c = 2 * p + e - TS_OFF;  // the column's place in the window of output 0
-      const TS_V a = e ? TS_HI(pair) : TS_LO(pair);
-      if (c >= 0 && c < SPAN) kept[c] = a;
-      if (c >= 0 && c <= 2 * RADIUS) {
-        q = c % 4 == 0 ? a : q + a;  // RGBA8: four 16-bit sums still fit a lane
-        if (c % 4 == 3 || c == 2 * RADIUS) {
-          if (c / 4 % 2 == 0)
-            s += TS_H_OF(q);
-          else
-            part += TS_H_OF(q);
-        }
-        if (c == 2 * RADIUS) s += part;
-      } else if (c > 2 * RADIUS) {
-        s += TS_STEP(a, kept[c - 2 * RADIUS - 1]);
-      }
-      const int k = c - 2 * RADIUS;  // the output this column completes
-      if (k >= 0 && k < SPAN) {
-        const TS_PIX out = TS_OUT(s);
-        if (k % 2 == 0)
-          even = out;
-        else
-          o[k / 2] = (TS_PIX2)(even, out);
+      const int c = 2 * p + e - TS_OFF;  // the column's place in the segment
+      if (c >= 0 && c < SPAN) {
+        const TS_V a = e ? TS_HI(pair) : TS_LO(pair);
+        q = c % 4 == 0 ? a : q + a;
+        if (c % 4 == 3 || c == SPAN - 1) sum += TS_H_OF(q);
       }
     }
+  }
+  tsum[row * TS_TSTRIDE + seg] = sum;
+}
+
+// Phase two: item h < BAND * TS_SEGMENTS slides along outputs (h / BAND) * SPAN .. + SPAN - 1 of
+// row h % BAND: the first window from the segment sums, then columns DIAMETER .. DIAMETER + SPAN - 2
+// of the window's start enter one by one while columns 0 .. SPAN - 2 leave, all read from vsum
+// here (kept in registers across the barrier instead, radius 31 held 146 registers, not 128, and
+// ran 10% slower on the H200: docs/PERFORMANCE.md, run 117).
+__attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2* vsum, __local const TS_H* tsum,
+                                                            __local TS_PIX2* osum, const uint h) {
+  if (h >= BAND * TS_SEGMENTS) return;
+  const uint row = h % BAND, seg = h / BAND, first = seg * SPAN;
+  __local const TS_V2* v = vsum + row * TS_VSTRIDE + first / 2;
+  __local TS_PIX2* o = osum + row * TS_OSTRIDE + first / 2;
+  TS_H s = TS_H_ZERO;
+#pragma unroll
+  for (int m = 0; m < TS_MSEG; ++m) s += tsum[row * TS_TSTRIDE + seg + m];
+  TS_V enter[SPAN - 1], leave[SPAN - 1];  // the columns entering and leaving at step k: [k - 1]
+#pragma unroll
+  for (int p = (DIAMETER + TS_OFF) / 2; p <= (DIAMETER + SPAN - 2 + TS_OFF) / 2; ++p) {
+    const TS_V2 pair = v[p];
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int c = 2 * p + e - TS_OFF - DIAMETER;
+      if (c >= 0 && c < SPAN - 1) enter[c] = e ? TS_HI(pair) : TS_LO(pair);
+    }
+  }
+#pragma unroll
+  for (int p = TS_OFF / 2; p <= (SPAN - 2 + TS_OFF) / 2; ++p) {
+    const TS_V2 pair = v[p];
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int c = 2 * p + e - TS_OFF;
+      if (c >= 0 && c < SPAN - 1) leave[c] = e ? TS_HI(pair) : TS_LO(pair);
+    }
+  }
+  TS_V q = TS_V_ZERO;
+#pragma unroll
+  for (int c = 0; c < TS_EXCESS; ++c) {  // the columns past the first window's end
+    q = c % 4 == 0 ? enter[c] : q + enter[c];
+    if (c % 4 == 3 || c == TS_EXCESS - 1) s -= TS_H_OF(q);
+  }
+  TS_PIX even = TS_OUT(s);
+#pragma unroll
+  for (int k = 1; k < SPAN; ++k) {
+    s += TS_STEP(enter[k - 1], leave[k - 1]);
+    const TS_PIX out = TS_OUT(s);
+    if (k % 2 == 0)
+      even = out;
+    else
+      o[k / 2] = (TS_PIX2)(even, out);
   }
 }
 
@@ -616,7 +657,8 @@ __attribute__((always_inline)) inline void tiled_slide_walk(__global const TS_PI
                                                             __global TS_PIX* restrict out, const int w,
                                                             const int height, const int x0, const int ystart,
                                                             const int dir, const int rows, __local TS_V2* vsum,
-                                                            __local TS_PIX2* osum, const bool clamped) {
+                                                            __local TS_H* tsum, __local TS_PIX2* osum,
+                                                            const bool clamped) {
   const int t = get_local_id(0);
   const int x = x0 - TS_PAD + 2 * t;  // the pair's first column
 #define TS_LOAD(i) tiled_slide_load(in, w, height, ystart + dir * (i), x, clamped)  // row of step offset i
@@ -647,7 +689,9 @@ __attribute__((always_inline)) inline void tiled_slide_walk(__global const TS_PI
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    tiled_slide_rows(vsum, osum, t);
+    tiled_slide_segments(vsum, tsum, t);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tiled_slide_rows(vsum, tsum, osum, t);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t < TW / 2 && x0 + 2 * t < w) {  // the band's rows, coalesced pairs (w is even)
       __global TS_PIX2* dst = (__global TS_PIX2*)(out + (size_t)ystart * w + x0) + t;
@@ -664,6 +708,7 @@ __kernel __attribute__((reqd_work_group_size(TS_ITEMS, 1, 1)))
 void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX* restrict out, const uint width,
                             const uint height, const uint tile_h) {
   __local TS_V2 vsum[BAND * TS_VSTRIDE];
+  __local TS_H tsum[BAND * TS_TSTRIDE];
   __local TS_PIX2 osum[BAND * TS_OSTRIDE];
   const int w = (int)width, h = (int)height;
   const int x0 = get_group_id(0) * TW, y0 = get_group_id(1) * tile_h;
@@ -675,9 +720,9 @@ void box_filter_tiled_slide(__global const TS_PIX* restrict in, __global TS_PIX*
   const int lo = ystart + dir * (-RADIUS - 1), hi = ystart + dir * ((rows + BAND - 1) / BAND * BAND - 1 + RADIUS);
   const bool inside = x0 - TS_PAD >= 0 && x0 + TW + TS_PAD <= w && min(lo, hi) >= 0 && max(lo, hi) < h;
   if (inside)
-    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, osum, false);
+    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, tsum, osum, false);
   else
-    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, osum, true);
+    tiled_slide_walk(in, out, w, h, x0, ystart, dir, rows, vsum, tsum, osum, true);
 }
 #endif  // ONLY_TILED_SLIDE
 
