@@ -85,7 +85,8 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
 // fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
 // columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
-// more of them per SM) at the two taller heights and at kTiledShortHeights. Class 1 takes three
+// more of them per SM) at the two taller heights and at kTiledShortHeights, and TW 224 at
+// kTiledNarrow2Heights. Class 1 takes three
 // shapes, TH 32 and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels
 // span several tiles and bands, and hold tiles whose loads need no clamping, as a GPU's 8192^2 do.
 // The width must be even.
@@ -93,8 +94,7 @@ constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
 // A band's horizontal step takes BAND rows x TW / SPAN segments of items; with SPAN = 2 BAND that
 // is the group's TW / 2 pair items whatever the band. A longer band halves the barriers per row and
-// each item's first window against its outputs (2r + 1 + SPAN column reads for SPAN outputs), at
-// twice the local memory: band 16 runs beside the default 8 at the narrow tiles, where groups still
+// the segment sums per output (SPAN outputs an item), at twice the local memory: band 16 runs beside the default 8 at the narrow tiles, where groups still
 // share an SM. On the H200 (192-wide, best height): float r15 0.73 of copy against 0.63, r31 0.60
 // against 0.55, rgba8 r31 0.37 against 0.34, rgba8 r15 0.40 against 0.43 (docs/PERFORMANCE.md,
 // run 90); a span of 32 at band 8 was slower in every tile (fewer items in the step).
@@ -106,6 +106,11 @@ int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
 // at 192x64 r15 0.85 (0.73), r31 0.76 (0.59); rgba8 band 8 at 192x96 r15 0.66 (0.51), r31 0.54
 // (0.43; 256x96 0.545). Height 128 was below 64 or 96 in every type, radius and band.
 constexpr int kTiledShortHeights[] = {64, 96};
+// A second narrow width at the short heights 80 and 96, band 8 only (RGBA8's band 16 would need
+// 51 KB there): RGBA8 r15 on the H200 0.705-0.708 of copy against 0.689-0.693 at 192 (run 127,
+// widths 128-256 x heights 64-128, docs/PERFORMANCE.md).
+constexpr int kTiledNarrow2 = 224;
+constexpr int kTiledNarrow2Heights[] = {80, 96};
 // The bands a tile runs. At size 1 (CI) the long band is float's only: PoCL takes about 12 s to
 // compile RGBA8's, the same code, which the GPU sizes run and verify.
 std::vector<int> tiled_bands(int tile_w, int size_class, bool rgba8) {
@@ -150,6 +155,7 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
   for (int th : heights) tiles.emplace_back(tiled_widest(radius), th);
   for (int th : {kTiledShortHeights[0], kTiledShortHeights[1], heights[1], heights[2]})
     tiles.emplace_back(tiled_narrow(size_class), th);
+  for (int th : kTiledNarrow2Heights) tiles.emplace_back(kTiledNarrow2, th);
   return tiles;
 }
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a

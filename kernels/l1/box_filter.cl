@@ -559,12 +559,17 @@ __attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint selec
 #define TS_EXCESS (TS_MSEG * SPAN - DIAMETER)
 #define TS_TSEGS (TS_SEGMENTS + TS_MSEG - 1)  // segments the windows reach: the last TS_MSEG - 1 in the right halo
 #define TS_TSTRIDE (TS_TSEGS | 1)
+#ifdef RGBA8
+#define TS_GROUP (65535 / (DIAMETER * 255))  // vertical sums whose sum fits a 16-bit lane (r15: 8, r31: 4)
+#else
+#define TS_GROUP SPAN
+#endif
 #if TS_OFF + TS_TSEGS * SPAN > 2 * TS_ITEMS || BAND * TS_TSEGS > TS_ITEMS
 #error "tiled_slide: the windows' segments must lie in the group's columns, one item each"
 #endif
 
 // Phase one: the segment sums of every band row into tsum, item t taking row t % BAND and
-// segment t / BAND (RGBA8: in groups of four columns, which still fit a 16-bit lane).
+// segment t / BAND (RGBA8: in groups of TS_GROUP columns, whose sums still fit a 16-bit lane).
 __attribute__((always_inline)) inline void tiled_slide_segments(__local const TS_V2* vsum, __local TS_H* tsum,
                                                                 const uint t) {
   if (t >= BAND * TS_TSEGS) return;
@@ -580,8 +585,8 @@ __attribute__((always_inline)) inline void tiled_slide_segments(__local const TS
       const int c = 2 * p + e - TS_OFF;  // the column's place in the segment
       if (c >= 0 && c < SPAN) {
         const TS_V a = e ? TS_HI(pair) : TS_LO(pair);
-        q = c % 4 == 0 ? a : q + a;
-        if (c % 4 == 3 || c == SPAN - 1) sum += TS_H_OF(q);
+        q = c % TS_GROUP == 0 ? a : q + a;
+        if (c % TS_GROUP == TS_GROUP - 1 || c == SPAN - 1) sum += TS_H_OF(q);
       }
     }
   }
@@ -592,7 +597,7 @@ __attribute__((always_inline)) inline void tiled_slide_segments(__local const TS
 // row h % BAND: the first window from the segment sums, then columns DIAMETER .. DIAMETER + SPAN - 2
 // of the window's start enter one by one while columns 0 .. SPAN - 2 leave, all read from vsum
 // here (kept in registers across the barrier instead, radius 31 held 146 registers, not 128, and
-// ran 10% slower on the H200: docs/PERFORMANCE.md, run 117).
+// ran 10% slower on the H200: docs/PERFORMANCE.md, run 120).
 __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2* vsum, __local const TS_H* tsum,
                                                             __local TS_PIX2* osum, const uint h) {
   if (h >= BAND * TS_SEGMENTS) return;
@@ -624,8 +629,8 @@ __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2*
   TS_V q = TS_V_ZERO;
 #pragma unroll
   for (int c = 0; c < TS_EXCESS; ++c) {  // the columns past the first window's end
-    q = c % 4 == 0 ? enter[c] : q + enter[c];
-    if (c % 4 == 3 || c == TS_EXCESS - 1) s -= TS_H_OF(q);
+    q = c % TS_GROUP == 0 ? enter[c] : q + enter[c];
+    if (c % TS_GROUP == TS_GROUP - 1 || c == TS_EXCESS - 1) s -= TS_H_OF(q);
   }
   TS_PIX even = TS_OUT(s);
 #pragma unroll
@@ -694,11 +699,16 @@ __attribute__((always_inline)) inline void tiled_slide_walk(__global const TS_PI
     tiled_slide_rows(vsum, tsum, osum, t);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t < TW / 2 && x0 + 2 * t < w) {  // the band's rows, coalesced pairs (w is even)
-      __global TS_PIX2* dst = (__global TS_PIX2*)(out + (size_t)ystart * w + x0) + t;
-      const int step = dir * (w / 2);
+      __global TS_PIX2* dst = (__global TS_PIX2*)(out + (size_t)(ystart + dir * first) * w + x0) + t;
+      const long step = dir * (long)(w / 2);  // one output row on
+      if (first + BAND <= rows) {  // a whole band: no row checks, the pointer stepped
 #pragma unroll
-      for (int r = 0; r < BAND; ++r)
-        if (first + r < rows) dst[(first + r) * step] = osum[r * TS_OSTRIDE + t];
+        for (int r = 0; r < BAND; ++r, dst += step) *dst = osum[r * TS_OSTRIDE + t];
+      } else {
+#pragma unroll
+        for (int r = 0; r < BAND; ++r, dst += step)
+          if (first + r < rows) *dst = osum[r * TS_OSTRIDE + t];
+      }
     }
   }
 #undef TS_LOAD
