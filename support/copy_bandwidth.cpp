@@ -18,13 +18,13 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
   return std::max<size_t>(bytes, 1 << 20);
 }
 
-ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=4"}; }
+ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=1"}; }
 
 const CopyBandwidth& device_copy_bandwidth() {
   static std::optional<CopyBandwidth> cached;
   if (cached) return *cached;
   auto& s = session();
-  constexpr size_t kItems = 4, kLocal = 256;
+  constexpr size_t kItems = 1, kLocal = 256;  // one float4 per work item: the L0 copy's fastest
   const size_t bytes = copy_bandwidth_buffer_bytes(s.info().is_gpu(), s.info().max_alloc_bytes,
                                                    s.info().global_mem_bytes);
   const cl_ulong work_items = bytes / 16 / kItems;
