@@ -208,8 +208,8 @@ struct Params {
   // Tiled_slide: a band of vertical sums (per column pair: float2, or four uint of 16-bit lanes),
   // of segment sums (float, or float4; the kernel's TS_TSEGS, padded to odd) and of output pairs,
   // rows padded to 1 mod 16 pairs (TS_VSTRIDE, TS_OSTRIDE). RGBA8's widest tiles (480 and 448)
-  // need 52 KB: NVIDIA's 48 KB skips them (they ran at 0.55 and 0.46 of copy, the narrow ones 0.67
-  // and 0.59).
+  // need 52 KB: NVIDIA's 48 KB skips them (they ran well below the narrow tiles: docs/PERFORMANCE.md,
+  // run 115).
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
     const size_t span = 2 * band, segments = tile_w / span + (2 * radius + span) / span - 1;  // TS_TSEGS
