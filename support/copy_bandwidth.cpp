@@ -18,16 +18,19 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
   return std::max<size_t>(bytes, 1 << 20);
 }
 
-ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=1"}; }
+// Float4s per work item: one copies fastest (docs/PERFORMANCE.md, run 131).
+constexpr size_t kCopyItems = 1;
+
+ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=" + std::to_string(kCopyItems)}; }
 
 const CopyBandwidth& device_copy_bandwidth() {
   static std::optional<CopyBandwidth> cached;
   if (cached) return *cached;
   auto& s = session();
-  constexpr size_t kItems = 1, kLocal = 256;  // one float4 per work item: the L0 copy's fastest
+  constexpr size_t kLocal = 256;
   const size_t bytes = copy_bandwidth_buffer_bytes(s.info().is_gpu(), s.info().max_alloc_bytes,
                                                    s.info().global_mem_bytes);
-  const cl_ulong work_items = bytes / 16 / kItems;
+  const cl_ulong work_items = bytes / 16 / kCopyItems;
   cl::Kernel kernel = s.kernel(copy_bandwidth_program(), "copy_bandwidth");
   cl::Buffer in = make_buffer(bytes), out = make_buffer(bytes);
   GB_CL(s.queue().enqueueFillBuffer(in, cl_float(1.5f), 0, bytes));

@@ -78,8 +78,8 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // pair each, at most kTiledMaxItems: the NVIDIA driver's limit for some kernels) owns a tile of
 // TW x TH outputs and walks its TH rows, loading each pair's entering and leaving rows (the
 // leaving one a cache hit), so its registers do not grow with r; every kTiledBand rows the group
-// sums the band's rows horizontally, kTiledSpan outputs per item, through local memory (two
-// barriers). Its DRAM traffic is the compulsory 8 bytes per pixel when neighbouring tiles' halos
+// sums the band's rows horizontally, kTiledSpan outputs per item, through local memory (three
+// barriers: vertical sums, segment sums, outputs). Its DRAM traffic is the compulsory 8 bytes per pixel when neighbouring tiles' halos
 // hit L2 (tiles beside each other run together; tiles above and below walk towards or away from
 // each other), plus (2r + 1) / TH re-read rows where they do not.
 // Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
@@ -94,10 +94,11 @@ constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
 // A band's horizontal step takes BAND rows x TW / SPAN segments of items; with SPAN = 2 BAND that
 // is the group's TW / 2 pair items whatever the band. A longer band halves the barriers per row and
-// the segment sums per output (SPAN outputs an item), at twice the local memory: band 16 runs beside the default 8 at the narrow tiles, where groups still
-// share an SM. On the H200 (192-wide, best height): float r15 0.73 of copy against 0.63, r31 0.60
-// against 0.55, rgba8 r31 0.37 against 0.34, rgba8 r15 0.40 against 0.43 (docs/PERFORMANCE.md,
-// run 90); a span of 32 at band 8 was slower in every tile (fewer items in the step).
+// the segment sums per output (SPAN outputs an item), at twice the local memory: band 16 runs
+// beside the default 8 at the narrow tiles, where groups still share an SM. On the H200 (192-wide,
+// best height): float r15 0.73 of copy against 0.63, r31 0.60 against 0.55, rgba8 r31 0.37 against
+// 0.34, rgba8 r15 0.40 against 0.43 (docs/PERFORMANCE.md, run 90); a span of 32 at band 8 was
+// slower in every tile (fewer items in the step).
 constexpr int kTiledLongBand = 16;
 int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
 // The narrow tile's short heights (GPU sizes): 5-8 times the groups of TH 512 (about 28-42 per
@@ -191,6 +192,7 @@ struct Params {
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
   int tile_w = 0, tile_h = 0;  // tiled_slide, tiled_ring: outputs per work group (wg: their items)
   int band = kTiledBand;       // tiled_slide: rows per horizontal step (its span: 2 band)
+  int span() const { return 2 * band; }  // tiled_slide: outputs per item in the horizontal step
 
   std::string type() const { return kType.label(rgba8); }
   size_t pixel_bytes() const { return 4; }  // float, or uchar4
@@ -212,7 +214,7 @@ struct Params {
   // run 115).
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
-    const size_t span = 2 * band, segments = tile_w / span + (2 * radius + span) / span - 1;  // TS_TSEGS
+    const size_t segments = tile_w / span() + (2 * radius + span()) / span() - 1;  // TS_TSEGS
     return band * (vstride * (rgba8 ? 16 : 8) + (segments | 1) * (rgba8 ? 16 : 4) + ostride * 2 * pixel_bytes());
   }
   // Tiled_ring: a band of vertical sums (float, or two uint of 16-bit lanes) and of outputs, rows
@@ -296,7 +298,7 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
                " -DSPAN=" + std::to_string(slide_span(p.size_class));
   else if (p.variant == Variant::tiled_slide)  // the tile's height is an argument: one build per width
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(p.band) +
-               " -DSPAN=" + std::to_string(2 * p.band);
+               " -DSPAN=" + std::to_string(p.span());
   else if (p.variant == Variant::tiled_ring)
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kRingBand) +
                " -DSPAN=" + std::to_string(kTiledSpan);

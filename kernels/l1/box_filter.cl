@@ -514,8 +514,8 @@ __attribute__((always_inline)) inline uint rgba8_prmt(uint a, uint b, uint selec
 // a segment, then the next segment) fall in different banks.
 #define TS_VSTRIDE ((TS_ITEMS + 15) / 16 * 16 + 1)
 #define TS_OSTRIDE ((TW / 2 + 15) / 16 * 16 + 1)
-#if TW % SPAN != 0 || SPAN % 2 != 0 || BAND * TS_SEGMENTS > TS_ITEMS
-#error "tiled_slide: SPAN must be even and divide TW, and BAND * TW / SPAN items must fit in the group"
+#if TW % SPAN != 0 || SPAN % 2 != 0
+#error "tiled_slide: SPAN must be even and divide TW"
 #endif
 
 #ifdef RGBA8

@@ -1,6 +1,6 @@
 // The copy-bandwidth reference for "copy_fraction" counters: a float4 copy, ITEMS elements per
-// work item walking the buffer in grid-sized steps (coalesced), as the L0 copy case does (the host
-// passes 1: one float4 per work item copies fastest).
+// work item (from the host) walking the buffer in grid-sized steps (coalesced), as the L0 copy
+// case does.
 #ifndef ITEMS
 #define ITEMS 1
 #endif
