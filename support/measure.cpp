@@ -98,6 +98,47 @@ void require_compiled_work_group(const cl::Kernel& kernel, size_t work_group) {
 
 namespace {
 
+// A batch times its units only while its time per unit is the time per unit of a quarter of it,
+// within this share. Past some 2000 queued commands NVIDIA's runtime leaves the device gaps between
+// short units, whatever the lead: on the H200, 2-D FFTs in four kernels of 3.5 us ran 13.8 us a
+// unit at 384 units, 16-19 us at 768-1280 and 21-26 us at 3072-4096 (docs/PERFORMANCE.md, run
+// 135), so two processes that calibrated or grew to different batches disagreed by 8-109%.
+constexpr double kBatchSlack = 0.02;
+// Whether a batch of `units` that took `seconds` times its units as a quarter of it does; false
+// where the quarter, timed now, is faster per unit. `quarter_seconds` receives its time.
+bool times_its_units(const Timer& timer, int units, double seconds, double& quarter_seconds) {
+  const int quarter = units / 4;
+  quarter_seconds = timer(quarter).seconds;
+  return seconds / units <= (1 + kBatchSlack) * quarter_seconds / quarter;
+}
+}  // namespace
+
+int calibrate(const Timer& timer, double target, double floor, int max_batch, bool check_batch) {
+  const double first = timer(1).seconds;
+  if (first >= 4 * target) return 1;  // long units: one warm-up is enough
+  double unit = timer(1).seconds;
+  if (unit >= target) return 1;
+  int units = batch_at_least(target / std::max(unit, 1e-9), max_batch);
+  double seconds = 0;  // of a batch of `units`, 0 until timed
+  // One unit alone may look slower or faster than in a batch (launch gaps): confirm on a batch.
+  for (int tries = 0; tries < 6 && units < max_batch; ++tries) {
+    seconds = timer(units).seconds;
+    if (seconds >= target) break;
+    units = std::min(batch_at_least(units * target / std::max(seconds, 1e-9), max_batch), units * 64);
+    seconds = 0;
+  }
+  for (int steps = 0; check_batch && steps < 2 && units >= 8; ++steps) {
+    if (seconds == 0) seconds = timer(units).seconds;
+    double quarter_seconds = 0;
+    if (times_its_units(timer, units, seconds, quarter_seconds) || quarter_seconds < floor) break;
+    units /= 4;
+    seconds = quarter_seconds;
+  }
+  return units;
+}
+
+namespace {
+
 // What the harness keeps per benchmark across Google Benchmark's repetitions.
 struct Record {
   bool poisoned = false;
@@ -109,22 +150,6 @@ std::map<std::string, Record>& records() {
   return all;
 }
 
-// The smallest batch of units (batch_at_least) whose sample lasts at least `target` seconds. The
-// first run pays for lazy allocation, code upload and cold caches and is not used.
-int calibrate(const Timer& timer, double target, int max_batch) {
-  const double first = timer(1).seconds;
-  if (first >= 4 * target) return 1;  // long units: one warm-up is enough
-  double unit = timer(1).seconds;
-  if (unit >= target) return 1;
-  int units = batch_at_least(target / std::max(unit, 1e-9), max_batch);
-  // One unit alone may look slower or faster than in a batch (launch gaps): confirm on a batch.
-  for (int tries = 0; tries < 6 && units < max_batch; ++tries) {
-    const double t = timer(units).seconds;
-    if (t >= target) break;
-    units = std::min(batch_at_least(units * target / std::max(t, 1e-9), max_batch), units * 64);
-  }
-  return units;
-}
 
 // The samples of one run: per-unit times until the stopping rule says done.
 struct Sampled {
@@ -136,7 +161,8 @@ struct Sampled {
 // Device-clock runs that miss the noise target early grow their batch (StopRule::grow): run 65 on
 // the H200 took six such benchmarks (CAS contention, strided triads, box filters, frame syncs)
 // from 1.0-5% to 0.1-0.75% noise with 4x the units per sample; host-clock runs did not quiet
-// (runs 46 and 65), so they keep their batch.
+// (runs 46 and 65), so they keep their batch. A grown batch slower per unit (kBatchSlack) than the
+// batch it grew from is not timing its units: the run keeps the samples of the smaller one.
 Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_grow = false, int max_batch = 1) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -144,6 +170,7 @@ Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_gro
   Sampled out;
   std::vector<double> per_unit;
   int growths = 0;
+  SampleStats before_growth;  // of the batch before the last growth
   for (size_t next_check = 1;;) {
     if (stop_requested()) throw Interrupted();
     const Sample s = timer(batch);
@@ -160,11 +187,17 @@ Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_gro
     next_check = per_unit.size() + std::max<size_t>(1, per_unit.size() / 32);
     out.stats = summarize(per_unit);
     if (!rule.done(out.stats, spent)) continue;
-    if (!may_grow || !rule.grow(out.stats, batch, max_batch, growths, spent)) break;
+    const double sample_wall = wall() / static_cast<double>(per_unit.size());
+    if (!may_grow || !rule.grow(out.stats, batch, max_batch, growths, spent, sample_wall)) break;
+    before_growth = out.stats;
     batch *= StopRule::kGrowthFactor;  // the samples so far are dropped: one batch size per estimate
     ++growths;
     per_unit.clear();
     next_check = 1;
+  }
+  if (growths > 0 && out.stats.median > (1 + kBatchSlack) * before_growth.median) {
+    out.stats = before_growth;
+    batch /= StopRule::kGrowthFactor;
   }
   out.batch = batch;
   out.wall_seconds = wall();
@@ -254,7 +287,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
     record.poisoned = true;
   }
   Beside beside(m.start_beside_, m.stop_beside_);
-  if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
+  if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), timer_floor_seconds(), m.max_batch_, m.device_clock_);
   const int calibrated_batch = record.batch;
   const double calibration_seconds = seconds_since(calibration_start);
 
@@ -319,7 +352,7 @@ double median_unit_seconds(const Measurement& m) {
   EnvironmentWatch environment;  // warms an idle device again first
   for (const auto& fill : m.poison_) fill();
   Beside beside(m.start_beside_, m.stop_beside_);
-  const int batch = calibrate(m.timer_, min_sample_seconds(), m.max_batch_);
+  const int batch = calibrate(m.timer_, min_sample_seconds(), timer_floor_seconds(), m.max_batch_, m.device_clock_);
   const double median = sample(m.timer_, batch, options().stop).stats.median;
   beside.stop();
   return median;

@@ -57,11 +57,11 @@ bool StopRule::done(const SampleStats& s, double spent) const {
   return static_cast<int>(s.n) >= 3 * min_samples && s.noise > 2 * max_noise;
 }
 
-bool StopRule::grow(const SampleStats& s, int batch, int max_batch, int growths, double spent) const {
+bool StopRule::grow(const SampleStats& s, int batch, int max_batch, int growths, double spent,
+                    double sample_seconds) const {
   if (growths >= kMaxGrowths || fixed_time > 0 || s.n == 0 || converged(s)) return false;
   if (batch > max_batch / kGrowthFactor) return false;
-  const double grown_sample = s.median * batch * kGrowthFactor;
-  return spent + grown_sample * min_samples <= max_time;
+  return spent + sample_seconds * kGrowthFactor * min_samples <= max_time;
 }
 
 }  // namespace gb

@@ -42,11 +42,13 @@ struct StopRule {
   // Whether a run that done() ended short of the noise target restarts with kGrowthFactor x
   // `batch` units (within `max_batch`), its samples so far dropped: at most kMaxGrowths times
   // (`growths` so far), never for an explicit --benchmark_min_time, and only while the time
-  // limit leaves room for --min_samples of the longer samples. Where the spread comes from the
-  // units themselves, a sample of more units averages it out (measure() asks this for
-  // device-clock samples only: host-clock spread is the host's).
+  // limit leaves room for --min_samples of the longer samples, each kGrowthFactor x
+  // `sample_seconds` (the wall time of one sample so far: the enqueue and the batch's lead take
+  // several times the device time of launch-bound units). Where the spread comes from the units
+  // themselves, a sample of more units averages it out (measure() asks this for device-clock
+  // samples only: host-clock spread is the host's).
   static constexpr int kGrowthFactor = 4, kMaxGrowths = 2;
-  bool grow(const SampleStats& s, int batch, int max_batch, int growths, double spent) const;
+  bool grow(const SampleStats& s, int batch, int max_batch, int growths, double spent, double sample_seconds) const;
 };
 
 }  // namespace gb

@@ -122,9 +122,8 @@ BatchTime run_batch(const Unit& unit, int units, double lead_seconds) {
           std::chrono::duration<double>(t1 - t0).count()};
 }
 
-double min_sample_seconds() {
-  double timer = 1000.0 * static_cast<double>(session().info().timer_resolution_ns) * 1e-9;
-  return std::max(timer, options().min_sample_seconds);
-}
+double timer_floor_seconds() { return 1000.0 * static_cast<double>(session().info().timer_resolution_ns) * 1e-9; }
+
+double min_sample_seconds() { return std::max(timer_floor_seconds(), options().min_sample_seconds); }
 
 }  // namespace gb

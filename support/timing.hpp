@@ -52,7 +52,9 @@ BatchTime run_batch(const Unit& unit, int units, double lead_seconds = 0);
 // The program run_batch's lead kernel comes from (built ahead with the cases').
 ProgramKey batch_lead_program();
 
-// The shortest sample: --min_sample_ms, and at least 1000x the device timer's resolution.
+// 1000x the device timer's resolution: no sample is shorter.
+double timer_floor_seconds();
+// The sample calibration aims at: --min_sample_ms, and at least timer_floor_seconds().
 double min_sample_seconds();
 
 }  // namespace gb

@@ -111,17 +111,20 @@ TEST(StopRule, GrowsTheBatchOnlyWhileTheTimeLimitHoldsLongerSamples) {
   gb::StopRule rule;  // 10 samples, 1 s, 0.5%
   const auto noisy = gb::summarize({1e-3, 1.05e-3, 0.95e-3, 1.1e-3, 1e-3});  // 1 ms units, ~5% spread
   // 5 ms samples (batch 5) grown to 20 ms: 10 of them take 0.2 s of the 0.9 s left.
-  EXPECT_TRUE(rule.grow(noisy, 5, 1 << 20, 0, 0.1));
-  EXPECT_FALSE(rule.grow(noisy, 5, 1 << 20, gb::StopRule::kMaxGrowths, 0.1));  // grown enough
-  EXPECT_FALSE(rule.grow(noisy, 5, 19, 0, 0.1));     // 20 units exceed the case's max_batch
-  EXPECT_TRUE(rule.grow(noisy, 5, 20, 0, 0.1));
-  EXPECT_FALSE(rule.grow(noisy, 20, 1 << 20, 1, 0.3));  // 80 ms samples: 10 of them do not fit
+  EXPECT_TRUE(rule.grow(noisy, 5, 1 << 20, 0, 0.1, 5e-3));
+  EXPECT_FALSE(rule.grow(noisy, 5, 1 << 20, gb::StopRule::kMaxGrowths, 0.1, 5e-3));  // grown enough
+  EXPECT_FALSE(rule.grow(noisy, 5, 19, 0, 0.1, 5e-3));  // 20 units exceed the case's max_batch
+  EXPECT_TRUE(rule.grow(noisy, 5, 20, 0, 0.1, 5e-3));
+  EXPECT_FALSE(rule.grow(noisy, 20, 1 << 20, 1, 0.3, 20e-3));  // 80 ms samples: 10 of them do not fit
+  // The same 5 ms of device time a sample, but 40 ms of wall (the enqueue and the lead of
+  // launch-bound units): 10 grown samples would take 1.6 s.
+  EXPECT_FALSE(rule.grow(noisy, 5, 1 << 20, 0, 0.1, 40e-3));
   const auto quiet = gb::summarize({1e-3, 1.0001e-3, 0.9999e-3});
-  EXPECT_FALSE(rule.grow(quiet, 5, 1 << 20, 0, 0.1));  // the target is met: nothing to grow for
+  EXPECT_FALSE(rule.grow(quiet, 5, 1 << 20, 0, 0.1, 5e-3));  // the target is met: nothing to grow for
   gb::StopRule fixed;
   fixed.fixed_time = 0.5;  // an explicit --benchmark_min_time keeps its batch
-  EXPECT_FALSE(fixed.grow(noisy, 5, 1 << 20, 0, 0.1));
-  EXPECT_FALSE(rule.grow(gb::summarize({}), 5, 1 << 20, 0, 0.1));
+  EXPECT_FALSE(fixed.grow(noisy, 5, 1 << 20, 0, 0.1, 5e-3));
+  EXPECT_FALSE(rule.grow(gb::summarize({}), 5, 1 << 20, 0, 0.1, 5e-3));
 }
 
 }  // namespace
