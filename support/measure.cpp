@@ -104,6 +104,9 @@ namespace {
 // unit at 384 units, 16-19 us at 768-1280 and 21-26 us at 3072-4096 (docs/PERFORMANCE.md, run
 // 135), so two processes that calibrated or grew to different batches disagreed by 8-109%.
 constexpr double kBatchSlack = 0.02;
+// Units this short are checked: the gaps were of a few microseconds a command. Longer ones are
+// not, where one sample against one would only add the noise of a CPU device (PoCL).
+constexpr double kShortUnitSeconds = 100e-6;
 // Whether a batch of `units` that took `seconds` times its units as a quarter of it does; false
 // where the quarter, timed now, is faster per unit. `quarter_seconds` receives its time.
 bool times_its_units(const Timer& timer, int units, double seconds, double& quarter_seconds) {
@@ -127,7 +130,7 @@ int calibrate(const Timer& timer, double target, double floor, int max_batch, bo
     units = std::min(batch_at_least(units * target / std::max(seconds, 1e-9), max_batch), units * 64);
     seconds = 0;
   }
-  for (int steps = 0; check_batch && steps < 2 && units >= 8; ++steps) {
+  for (int steps = 0; check_batch && unit < kShortUnitSeconds && steps < 2 && units >= 8; ++steps) {
     if (seconds == 0) seconds = timer(units).seconds;
     double quarter_seconds = 0;
     if (times_its_units(timer, units, seconds, quarter_seconds) || quarter_seconds < floor) break;

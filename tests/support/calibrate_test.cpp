@@ -43,6 +43,9 @@ TEST(Calibrate, LongUnitsAreNotChecked) {
   const gb::Timer slow = [&calls](int) { ++calls; return gb::Sample{10e-3, 0}; };  // one unit: twice the target
   EXPECT_EQ(gb::calibrate(slow, 5e-3, 1e-3, 1 << 20, true), 1);
   EXPECT_EQ(calls, 2);  // the warm-up and one confirming run
+  // 200 us units, 10% slower per unit in the batch of 28 than in its quarter of 7 (1.4 ms): kept.
+  const gb::Timer gapped_long = [](int units) { return gb::Sample{(units >= 16 ? 220e-6 : 200e-6) * units, 0}; };
+  EXPECT_EQ(gb::calibrate(gapped_long, 5e-3, 1e-3, 1 << 20, true), gb::batch_at_least(25, 1 << 20));
 }
 
 }  // namespace
