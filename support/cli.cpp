@@ -139,8 +139,9 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           samples (default 0.25); above it: a warning, or with --strict_env a failure
   --tolerance_scale=F     multiply every verification margin by F (default 1)
   --min_sample_ms=F       shortest timed sample (a batch of units), also at least 1000x the
-                          device timer (default 5); a device-timed batch grows 4x (at most
-                          twice) where the noise misses --max_noise early
+                          device timer (default 5); a device-timed batch of units under 100 us
+                          is cut to a quarter where that runs faster per unit, and grows 4x
+                          (at most twice) where the noise misses --max_noise early
   --max_noise=P           sample until the relative interquartile range of the samples is at most
                           P percent (default 0.5)
   --min_samples=N         at least N samples per benchmark run (default 10)
