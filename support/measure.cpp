@@ -107,8 +107,8 @@ constexpr double kBatchSlack = 0.02;
 // Units this short are checked: the gaps were of a few microseconds a command. Longer ones are
 // not, where one sample against one would only add the noise of a CPU device (PoCL).
 constexpr double kShortUnitSeconds = 100e-6;
-// Whether a batch of `units` that took `seconds` times its units as a quarter of it does; false
-// where the quarter, timed now, is faster per unit. `quarter_seconds` receives its time.
+// Whether a batch of `units` that took `seconds` runs no slower per unit (within kBatchSlack) than
+// a quarter of it, timed now into `quarter_seconds`.
 bool times_its_units(const Timer& timer, int units, double seconds, double& quarter_seconds) {
   const int quarter = units / 4;
   quarter_seconds = timer(quarter).seconds;
@@ -153,7 +153,6 @@ std::map<std::string, Record>& records() {
   return all;
 }
 
-
 // The samples of one run: per-unit times until the stopping rule says done.
 struct Sampled {
   SampleStats stats;
@@ -165,7 +164,7 @@ struct Sampled {
 // the H200 took six such benchmarks (CAS contention, strided triads, box filters, frame syncs)
 // from 1.0-5% to 0.1-0.75% noise with 4x the units per sample; host-clock runs did not quiet
 // (runs 46 and 65), so they keep their batch. A grown batch slower per unit (kBatchSlack) than the
-// batch it grew from is not timing its units: the run keeps the samples of the smaller one.
+// batch it grew from is not timing its units: the run keeps the smaller one's samples and stops.
 Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_grow = false, int max_batch = 1) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -190,6 +189,11 @@ Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_gro
     next_check = per_unit.size() + std::max<size_t>(1, per_unit.size() / 32);
     out.stats = summarize(per_unit);
     if (!rule.done(out.stats, spent)) continue;
+    if (growths > 0 && out.stats.median > (1 + kBatchSlack) * before_growth.median) {
+      out.stats = before_growth;  // the grown batch timed gaps between its units
+      batch /= StopRule::kGrowthFactor;
+      break;
+    }
     const double sample_wall = wall() / static_cast<double>(per_unit.size());
     if (!may_grow || !rule.grow(out.stats, batch, max_batch, growths, spent, sample_wall)) break;
     before_growth = out.stats;
@@ -197,10 +201,6 @@ Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_gro
     ++growths;
     per_unit.clear();
     next_check = 1;
-  }
-  if (growths > 0 && out.stats.median > (1 + kBatchSlack) * before_growth.median) {
-    out.stats = before_growth;
-    batch /= StopRule::kGrowthFactor;
   }
   out.batch = batch;
   out.wall_seconds = wall();

@@ -143,8 +143,8 @@ double median_unit_seconds(const Measurement& m);
 // `max_batch`) whose sample lasts at least `target` seconds; with `check_batch` (device clocks)
 // and units under 100 us, a quarter of it instead, twice at most and no shorter than `floor`
 // seconds, where that quarter runs faster per unit: the larger batch then times gaps between its
-// units, not the units. The
-// first run pays for lazy allocation, code upload and cold caches and is not used.
+// units, not the units. The first run pays for lazy allocation, code upload and cold caches and
+// is not used.
 int calibrate(const Timer& timer, double target, double floor, int max_batch, bool check_batch);
 
 // Thrown where a device cannot run a registered variant after all (a kernel's work-group limit,
