@@ -37,6 +37,18 @@ TEST(Calibrate, ABatchSlowerPerUnitThanItsQuarterIsCutToTheQuarter) {
   EXPECT_EQ(gb::calibrate(gapped_timer(), 5e-3, 0.1e-3, 1 << 20, true), unchecked / 16);
 }
 
+TEST(Calibrate, ASlowerBatchIsConfirmedOnTheFasterOfTwoSamples) {
+  // Steady 1 us units, but the first time a batch of 5120 runs it is 10% slow (a stall of the
+  // host): the second, faster sample keeps the batch.
+  int big_runs = 0;
+  const gb::Timer once_slow = [&big_runs](int units) {
+    const bool stalled = units == 5120 && big_runs++ == 0;
+    return gb::Sample{(stalled ? 1.1e-6 : 1e-6) * units, 0};
+  };
+  EXPECT_EQ(gb::calibrate(once_slow, 5e-3, 1e-3, 1 << 20, true), 5120);
+  EXPECT_EQ(big_runs, 2);
+}
+
 TEST(Calibrate, LongUnitsAreNotChecked) {
   int calls = 0;
   const gb::Timer slow = [&calls](int) { ++calls; return gb::Sample{10e-3, 0}; };  // one unit: twice the target
