@@ -111,7 +111,7 @@ constexpr double kShortUnitSeconds = 100e-6;
 // a quarter of it, timed now into `quarter_seconds`. A slower batch is confirmed on the median of
 // three samples of each, the statistic sampling reports: one against one cut a 2-D FFT's batch 4x
 // on the H200 and read it 4-8% slow (docs/PERFORMANCE.md, run 139), and the faster of two kept a
-// batch whose gaps came and went in most of its samples (run 144).
+// batch whose gaps came and went in most of its samples (run 145).
 bool times_its_units(const Timer& timer, int units, double seconds, double& quarter_seconds) {
   const int quarter = units / 4;
   quarter_seconds = timer(quarter).seconds;
