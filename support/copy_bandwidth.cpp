@@ -18,8 +18,7 @@ size_t copy_bandwidth_buffer_bytes(bool is_gpu, size_t max_alloc_bytes, size_t g
   return std::max<size_t>(bytes, 1 << 20);
 }
 
-// Float4s per work item: one copies fastest (docs/PERFORMANCE.md, run 131).
-constexpr size_t kCopyItems = 1;
+constexpr size_t kCopyItems = kCopyBytesPerWorkItem / 16;  // float4s per work item
 
 ProgramKey copy_bandwidth_program() { return {"support/copy_bandwidth.cl", "-DITEMS=" + std::to_string(kCopyItems)}; }
 

@@ -5,6 +5,7 @@
 // (+ one float per work item), write n, copy 2n, triad 3n.
 #include <memory>
 
+#include "copy_bandwidth.hpp"
 #include "gpu_bench.hpp"
 #include "reference/global_bandwidth.hpp"
 
@@ -23,13 +24,12 @@ const gb::Axis<Access> kAccess{"access",
 int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
-// Elements per work item: 64 B for write and triad, 16 B for copy; 16 loads of any width for
-// read, as clpeak (float16 then has 1 KiB in flight per work item: more bytes in flight read
-// faster). One float4 per work item copies fastest, measured: float4 copy on the H200 4.28 TB/s
-// at 16 B, 4.25 at 32, 4.21 at 64, 4.15 at 128; H100 3.02, 3.01, 2.99, 2.95 (docs/PERFORMANCE.md,
-// run 131; loading all of a work item's elements before storing was slower, run 130).
-// support/copy_bandwidth.cl, the copy_fraction reference, copies the same way.
-constexpr size_t kBytesPerWorkItem = 64, kCopyBytesPerWorkItem = 16, kReadsPerWorkItem = 16;
+// Elements per work item: 64 B for write and triad; for copy the copy_fraction reference's
+// (gb::kCopyBytesPerWorkItem, one float4: on the H200 4.28 TB/s at 16 B, 4.25 at 32, 4.21 at 64,
+// 4.15 at 128; H100 3.02, 3.01, 2.99, 2.95; docs/PERFORMANCE.md, run 131; loading all of a work
+// item's elements before storing was slower, run 130); 16 loads of any width for read, as clpeak
+// (float16 then has 1 KiB in flight per work item: more bytes in flight read faster).
+constexpr size_t kBytesPerWorkItem = 64, kReadsPerWorkItem = 16;
 constexpr size_t kDefaultLocal = 256;
 constexpr float kTriadScalar = 0.4f;
 // Persistent read: work groups of kDefaultLocal per compute unit. A one-shot grid loses a share of
@@ -60,7 +60,7 @@ struct Params {
   std::string type() const { return width == 1 ? "float" : "float" + std::to_string(width); }
   size_t items() const {
     if (op == Op::read) return kReadsPerWorkItem;
-    return std::max<size_t>(1, (op == Op::copy ? kCopyBytesPerWorkItem : kBytesPerWorkItem) / (4 * width));
+    return std::max<size_t>(1, (op == Op::copy ? gb::kCopyBytesPerWorkItem : kBytesPerWorkItem) / (4 * width));
   }
 };
 

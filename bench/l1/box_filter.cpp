@@ -79,16 +79,17 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // TW x TH outputs and walks its TH rows, loading each pair's entering and leaving rows (the
 // leaving one a cache hit), so its registers do not grow with r; every kTiledBand rows the group
 // sums the band's rows horizontally, kTiledSpan outputs per item, through local memory (three
-// barriers: vertical sums, segment sums, outputs). Its DRAM traffic is the compulsory 8 bytes per pixel when neighbouring tiles' halos
-// hit L2 (tiles beside each other run together; tiles above and below walk towards or away from
-// each other), plus (2r + 1) / TH re-read rows where they do not.
+// barriers: vertical sums, segment sums, outputs). Its DRAM traffic is the compulsory 8 bytes per
+// pixel when neighbouring tiles' halos hit L2 (tiles beside each other run together; tiles above
+// and below walk towards or away from each other), plus (2r + 1) / TH re-read rows where they do
+// not.
 // Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
 // fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
 // columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
 // more of them per SM) at the two taller heights and at kTiledShortHeights, and TW 224 at
-// kTiledNarrow2Heights. Class 1 takes three
-// shapes, TH 32 and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels
-// span several tiles and bands, and hold tiles whose loads need no clamping, as a GPU's 8192^2 do.
+// kTiledNarrow2Heights. Class 1 takes three shapes, TH 32 and 64 at the widest and 64 at the
+// narrow TW 64, so that its 296 x 203 pixels span several tiles and bands, and hold tiles whose
+// loads need no clamping, as a GPU's 8192^2 do.
 // The width must be even.
 constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
