@@ -91,4 +91,11 @@ static std::string describe(const char* file, int line, const std::string& call,
 ClError::ClError(const char* file, int line, const std::string& call, cl_int code)
     : std::runtime_error(describe(file, line, call, code)), code_(code) {}
 
+void throw_set_arg_error(const char* file, int line, const cl::Kernel& kernel, cl_uint index, cl_int code) {
+  std::string name;
+  if (kernel.getInfo(CL_KERNEL_FUNCTION_NAME, &name) != CL_SUCCESS) name = "?";
+  name.erase(name.find_last_not_of('\0') + 1);  // some drivers count the terminating NUL
+  throw ClError(file, line, "clSetKernelArg(" + name + ", argument " + std::to_string(index) + ")", code);
+}
+
 }  // namespace gb

@@ -38,9 +38,7 @@ RampResult run_clock_ramp(double seconds, bool stop_when_steady, bool print) {
   cl::Kernel kernel = s.kernel(clock_ramp_program(), "clock_ramp");
   const size_t local = std::min<size_t>(256, s.kernel_work_group_size(kernel));
   auto run = [&](size_t groups, cl::Buffer& out) {
-    GB_CL(kernel.setArg(0, out));
-    GB_CL(kernel.setArg(1, 0.999f));
-    GB_CL(kernel.setArg(2, 0.001f));
+    GB_SET_ARGS(kernel, out, 0.999f, 0.001f);
     return run_batch([&](Batch& b) { b.launch(kernel, cl::NDRange(groups * local), cl::NDRange(local)); }, 1)
         .device_seconds;
   };
@@ -107,9 +105,7 @@ double probe_flop_per_second(size_t groups, int samples) {
   cl::Kernel kernel = s.kernel(clock_ramp_program(), "clock_ramp");
   const size_t local = std::min<size_t>(256, s.kernel_work_group_size(kernel));
   cl::Buffer out = make_buffer(groups * local * sizeof(float));
-  GB_CL(kernel.setArg(0, out));
-  GB_CL(kernel.setArg(1, 0.999f));
-  GB_CL(kernel.setArg(2, 0.001f));
+  GB_SET_ARGS(kernel, out, 0.999f, 0.001f);
   double best = 0;
   for (int k = 0; k < samples; ++k) {
     const double dt =

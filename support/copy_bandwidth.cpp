@@ -33,9 +33,7 @@ const CopyBandwidth& device_copy_bandwidth() {
   cl::Kernel kernel = s.kernel(copy_bandwidth_program(), "copy_bandwidth");
   cl::Buffer in = make_buffer(bytes), out = make_buffer(bytes);
   GB_CL(s.queue().enqueueFillBuffer(in, cl_float(1.5f), 0, bytes));
-  GB_CL(kernel.setArg(0, in));
-  GB_CL(kernel.setArg(1, out));
-  GB_CL(kernel.setArg(2, work_items));
+  GB_SET_ARGS(kernel, in, out, work_items);
   const size_t local = std::min(kLocal, s.kernel_work_group_size(kernel));
   const cl::NDRange global((work_items + local - 1) / local * local);
   const Unit unit = [&](Batch& b) { b.launch(kernel, global, cl::NDRange(local)); };

@@ -72,13 +72,11 @@ Lead& lead() {
   auto& s = session();
   l.kernel = s.kernel(batch_lead_program(), "batch_lead");
   l.out = make_buffer(sizeof(float));
-  GB_CL(l.kernel.setArg(0, l.out));
-  GB_CL(l.kernel.setArg(2, 0.5f));
   constexpr cl_uint kSteps = 1 << 16;
+  GB_SET_ARGS(l.kernel, l.out, kSteps, 0.5f);
   double best = 0;
   for (int i = 0; i < 3; ++i) {  // the fastest of three: the first pays for the upload
     cl::Event e;
-    GB_CL(l.kernel.setArg(1, kSteps));
     GB_CL(s.queue().enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &e));
     GB_CL(wait(e));
     cl_ulong a = 0, b = 0;

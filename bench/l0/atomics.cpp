@@ -81,8 +81,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
     GB_CL(gb::session().queue().enqueueFillBuffer(fx->counters, cl_uint(0), 0, p.counters() * 4));
     GB_CL(gb::session().queue().finish());
   }
-  GB_CL(fx->kernel.setArg(0, fx->counters));
-  GB_CL(fx->kernel.setArg(1, static_cast<cl_uint>(p.addresses())));
+  GB_SET_ARGS(fx->kernel, fx->counters, static_cast<cl_uint>(p.addresses()));
   return fx;
 }
 

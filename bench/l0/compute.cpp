@@ -116,8 +116,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
       if (p.type->bits == 64) {
         fx->a = a;
         fx->b = 2 * (1 - a);
-        GB_CL(k.setArg(1, fx->a));
-        GB_CL(k.setArg(2, fx->b));
+        GB_SET_ARGS_FROM(k, 1, fx->a, fx->b);
       } else {
         if (p.type->bits == 16) {
           fx->a = std::min(ref::round_to_half(a), 1.0 - 0x1p-11);
@@ -126,8 +125,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
           fx->a = std::min(static_cast<double>(static_cast<float>(a)), 1.0 - 0x1p-24);
           fx->b = static_cast<float>(2 * (1 - fx->a));
         }
-        GB_CL(k.setArg(1, static_cast<cl_float>(fx->a)));
-        GB_CL(k.setArg(2, static_cast<cl_float>(fx->b)));
+        GB_SET_ARGS_FROM(k, 1, static_cast<cl_float>(fx->a), static_cast<cl_float>(fx->b));
       }
       break;
     }
@@ -137,14 +135,11 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
       fx->ia = p.type->kind == Kind::int24 ? 0x3779B1u : p.type->kind == Kind::dot ? 0x7F81C339u : 0x9E3779B5u & mask;
       fx->ib = 0x2545F491u & mask;
       if (p.type->bits == 8) {
-        GB_CL(k.setArg(1, static_cast<cl_uchar>(fx->ia)));
-        GB_CL(k.setArg(2, static_cast<cl_uchar>(fx->ib)));
+        GB_SET_ARGS_FROM(k, 1, static_cast<cl_uchar>(fx->ia), static_cast<cl_uchar>(fx->ib));
       } else if (p.type->bits == 16) {
-        GB_CL(k.setArg(1, static_cast<cl_ushort>(fx->ia)));
-        GB_CL(k.setArg(2, static_cast<cl_ushort>(fx->ib)));
+        GB_SET_ARGS_FROM(k, 1, static_cast<cl_ushort>(fx->ia), static_cast<cl_ushort>(fx->ib));
       } else {
-        GB_CL(k.setArg(1, static_cast<cl_uint>(fx->ia)));
-        GB_CL(k.setArg(2, static_cast<cl_uint>(fx->ib)));
+        GB_SET_ARGS_FROM(k, 1, static_cast<cl_uint>(fx->ia), static_cast<cl_uint>(fx->ib));
       }
       break;
   }

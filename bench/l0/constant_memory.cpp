@@ -45,9 +45,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->table = gb::random_vector<float>(kWords, 31);
   fx->in = gb::upload(fx->table, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(p.rounds())));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->out, static_cast<cl_uint>(p.rounds()));
   return fx;
 }
 

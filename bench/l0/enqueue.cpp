@@ -86,9 +86,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   for (int st = 0; st < kStages; ++st) {
     // One kernel object per stage, its arguments set once: the loop only enqueues.
     fx->stages[st] = s.kernel(program(), "enqueue_stage");
-    GB_CL(fx->stages[st].setArg(0, fx->out));
-    GB_CL(fx->stages[st].setArg(1, fx->launches));
-    GB_CL(fx->stages[st].setArg(2, static_cast<cl_uint>(st)));
+    GB_SET_ARGS(fx->stages[st], fx->out, fx->launches, static_cast<cl_uint>(st));
   }
   GB_CL(gb::finish(fx->queue));
   // Warm-up, outside any timing: first launches pay for code upload and lazy set-up.

@@ -151,10 +151,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     fx->global = cl::NDRange(width / p.tile * p.wg.x, height / p.tile * p.wg.y);
     fx->local = p.wg.local();
     fx->a = gb::make_buffer(pb.bytes);
-    GB_CL(fx->kernel.setArg(0, pb.b));
-    GB_CL(fx->kernel.setArg(1, fx->a));
-    GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(width)));
-    GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(height)));
+    GB_SET_ARGS(fx->kernel, pb.b, fx->a, static_cast<cl_uint>(width), static_cast<cl_uint>(height));
     return fx;
   }
   const bool persistent = p.access == Access::persistent;
@@ -169,25 +166,21 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 
   const cl_ulong n = fx->work_items;
   auto& k = fx->kernel;
-  int arg = 0;
+  cl_uint arg = 0;
   switch (p.op) {
     case Op::read:
     case Op::copy:
-      GB_CL(k.setArg(arg++, pb.b));
-      GB_CL(k.setArg(arg++, fx->a));
+      arg = GB_SET_ARGS(k, pb.b, fx->a);
       break;
     case Op::write:
-      GB_CL(k.setArg(arg++, fx->a));
+      arg = GB_SET_ARGS(k, fx->a);
       break;
     case Op::triad:
-      GB_CL(k.setArg(arg++, fx->a));
-      GB_CL(k.setArg(arg++, pb.b));
-      GB_CL(k.setArg(arg++, pb.c));
-      GB_CL(k.setArg(arg++, kTriadScalar));
+      arg = GB_SET_ARGS(k, fx->a, pb.b, pb.c, kTriadScalar);
       break;
   }
-  GB_CL(k.setArg(arg++, persistent ? static_cast<cl_ulong>(elements) : n));
-  if (persistent) GB_CL(k.setArg(arg, static_cast<cl_uint>(p.passes)));
+  arg = GB_SET_ARGS_FROM(k, arg, persistent ? static_cast<cl_ulong>(elements) : n);
+  if (persistent) GB_SET_ARGS_FROM(k, arg, static_cast<cl_uint>(p.passes));
   return fx;
 }
 

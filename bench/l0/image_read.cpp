@@ -58,10 +58,7 @@ std::unique_ptr<Fixture> make_fixture(int size_class) {
   GB_CL(err);
   fx->sums = gb::make_buffer(fx->width * fx->rows * sizeof(float));
   fx->kernel = s.kernel(program(), "image_read_rgba_float");
-  GB_CL(fx->kernel.setArg(0, fx->image));
-  GB_CL(fx->kernel.setArg(1, fx->sums));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_int>(fx->width)));
-  GB_CL(fx->kernel.setArg(3, static_cast<cl_int>(fx->rows)));
+  GB_SET_ARGS(fx->kernel, fx->image, fx->sums, static_cast<cl_int>(fx->width), static_cast<cl_int>(fx->rows));
   return fx;
 }
 

@@ -85,11 +85,8 @@ std::unique_ptr<Fixture> make_fixture(int size) {
   fx->out = gb::make_buffer(fx->pb.items * sizeof(uint32_t));
   fx->kernel = gb::session().kernel(program(), "interference_stream");
   gb::require_work_group(fx->kernel, kGroup);
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(fx->pb.n - 1)));
-  GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(fx->pb.passes)));
-  GB_CL(fx->kernel.setArg(4, static_cast<cl_uint>(fx->pb.shift)));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->out, static_cast<cl_uint>(fx->pb.n - 1), static_cast<cl_uint>(fx->pb.passes),
+              static_cast<cl_uint>(fx->pb.shift));
   return fx;
 }
 

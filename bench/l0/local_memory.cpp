@@ -56,9 +56,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->input = gb::random_vector<float>(ref::local_read_elements(l) * p.width, 21);
   fx->in = gb::upload(fx->input, CL_MEM_READ_ONLY);
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(l.rounds)));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->out, static_cast<cl_uint>(l.rounds));
   return fx;
 }
 

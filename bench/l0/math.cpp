@@ -147,9 +147,7 @@ Accuracy measure_accuracy(const Params& p) {
   }
   cl::Buffer x_buf = gb::upload(xs), y_buf = gb::upload(ys), out_buf = gb::make_buffer(in.size() * sizeof(float));
   gb::poison(out_buf, in.size() * sizeof(float));
-  GB_CL(k.setArg(0, x_buf));
-  GB_CL(k.setArg(1, y_buf));
-  GB_CL(k.setArg(2, out_buf));
+  GB_SET_ARGS(k, x_buf, y_buf, out_buf);
   GB_CL(s.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(in.size()), cl::NullRange));
   const auto got = gb::download<float>(out_buf, in.size());
   Accuracy a;
@@ -203,13 +201,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->out = gb::make_buffer(fx->work_items * sizeof(float));
   fx->global = cl::NDRange(fx->work_items);
   auto& k = fx->kernel;
-  GB_CL(k.setArg(0, fx->out));
-  GB_CL(k.setArg(1, fx->chain.lo));
-  GB_CL(k.setArg(2, fx->chain.range));
-  GB_CL(k.setArg(3, fx->chain.c));
-  GB_CL(k.setArg(4, fx->chain.phi));
-  GB_CL(k.setArg(5, fx->chain.p));
-  GB_CL(k.setArg(6, static_cast<cl_int>(fx->chain.iters)));
+  GB_SET_ARGS(k, fx->out, fx->chain.lo, fx->chain.range, fx->chain.c, fx->chain.phi, fx->chain.p,
+              static_cast<cl_int>(fx->chain.iters));
   fx->accuracy = measure_accuracy(p);
   return fx;
 }

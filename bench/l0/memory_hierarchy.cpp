@@ -70,9 +70,7 @@ std::unique_ptr<ChaseFixture> make_chase(size_t ws, int size_class) {
   fx->chain = gb::upload(chain, CL_MEM_READ_ONLY);
   fx->last = gb::make_buffer(sizeof(cl_uint));
   fx->kernel = gb::session().kernel(chase_program(), "memory_hierarchy_chase");
-  GB_CL(fx->kernel.setArg(0, fx->chain));
-  GB_CL(fx->kernel.setArg(1, fx->last));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(fx->steps)));
+  GB_SET_ARGS(fx->kernel, fx->chain, fx->last, static_cast<cl_uint>(fx->steps));
   return fx;
 }
 
@@ -119,10 +117,7 @@ std::unique_ptr<ReadFixture> make_read(size_t ws, int size_class) {
   fx->input = gb::random_vector<float>(ws / sizeof(float), 11);
   fx->in = gb::upload(fx->input, CL_MEM_READ_ONLY);
   fx->sums = gb::make_buffer(fx->work_items * sizeof(float));
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->sums));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(elements - 1)));
-  GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(fx->layout.seg)));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->sums, static_cast<cl_uint>(elements - 1), static_cast<cl_uint>(fx->layout.seg));
   fx->global = cl::NDRange(fx->work_items);
   fx->local = cl::NDRange(group);
   return fx;

@@ -69,11 +69,7 @@ std::unique_ptr<SweepFixture> make_sweep(int k, int size_class) {
   fx->in = gb::upload(fx->input);
   fx->out = gb::make_buffer(fx->bytes);
   fx->global = gb::padded_global(fx->work_items, 1, 1, {kLocal, 1, 1, 1});
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, kA));
-  GB_CL(fx->kernel.setArg(3, kB));
-  GB_CL(fx->kernel.setArg(4, static_cast<cl_ulong>(fx->work_items)));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->out, kA, kB, static_cast<cl_ulong>(fx->work_items));
   return fx;
 }
 
@@ -146,9 +142,7 @@ std::unique_ptr<RatioFixture> make_ratio(int size_class) {
   gb::require_work_group(fx->add, kLocal);
   fx->add_out = gb::make_buffer(fx->add_items * sizeof(float));
   fx->add_global = cl::NDRange(fx->add_items);
-  GB_CL(fx->add.setArg(0, fx->add_out));
-  GB_CL(fx->add.setArg(1, kAddB));
-  GB_CL(fx->add.setArg(2, static_cast<cl_int>(fx->add_steps / unroll)));
+  GB_SET_ARGS(fx->add, fx->add_out, kAddB, static_cast<cl_int>(fx->add_steps / unroll));
 
   fx->read_bytes = buffer_bytes(size_class);
   fx->read_items = fx->read_bytes / 16 / kReadItems;
@@ -158,9 +152,7 @@ std::unique_ptr<RatioFixture> make_ratio(int size_class) {
   fx->in = gb::upload(fx->input);
   fx->sums = gb::make_buffer(fx->read_items * sizeof(float));
   fx->read_global = gb::padded_global(fx->read_items, 1, 1, {kLocal, 1, 1, 1});
-  GB_CL(fx->read.setArg(0, fx->in));
-  GB_CL(fx->read.setArg(1, fx->sums));
-  GB_CL(fx->read.setArg(2, static_cast<cl_ulong>(fx->read_items)));
+  GB_SET_ARGS(fx->read, fx->in, fx->sums, static_cast<cl_ulong>(fx->read_items));
   return fx;
 }
 

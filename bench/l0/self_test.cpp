@@ -15,8 +15,7 @@ void spin(benchmark::State& state) {
   cl::Kernel kernel = s.kernel(program(), "self_test_spin");
   cl::Buffer flag = gb::upload(std::vector<cl_int>{0});  // never set: the kernel never returns
   cl::Buffer out = gb::make_buffer(sizeof(cl_int));
-  GB_CL(kernel.setArg(0, flag));
-  GB_CL(kernel.setArg(1, out));
+  GB_SET_ARGS(kernel, flag, out);
   gb::measure(state, gb::Measurement::device([&](gb::Batch& b) { b.launch(kernel, cl::NDRange(1), cl::NDRange(1)); }));
 }
 

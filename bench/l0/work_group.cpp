@@ -185,10 +185,7 @@ std::unique_ptr<StencilFixture> make_stencil(const StencilParams& p, const Stenc
       fx->host_edge.resize(im.pixels() - static_cast<size_t>(fx->inner_width) * fx->inner_height);
       break;
   }
-  GB_CL(fx->kernel.setArg(0, pb.in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_int>(im.width)));
-  GB_CL(fx->kernel.setArg(3, static_cast<cl_int>(im.height)));
+  GB_SET_ARGS(fx->kernel, pb.in, fx->out, static_cast<cl_int>(im.width), static_cast<cl_int>(im.height));
   return fx;
 }
 
@@ -291,12 +288,8 @@ void run_scale_add(benchmark::State& state, const ScaleAddParams& p) {
     f->global = p.dims == 2 ? gb::padded_global(pb.image.width, pb.image.height, 1, p.wg)
                             : gb::padded_global(pb.image.pixels(), 1, 1, p.wg);
     f->local = p.wg.local();
-    GB_CL(f->kernel.setArg(0, pb.dx));
-    GB_CL(f->kernel.setArg(1, pb.dy));
-    GB_CL(f->kernel.setArg(2, f->out));
-    GB_CL(f->kernel.setArg(3, kScale));
-    GB_CL(f->kernel.setArg(4, static_cast<cl_int>(pb.image.width)));
-    GB_CL(f->kernel.setArg(5, static_cast<cl_int>(pb.image.height)));
+    GB_SET_ARGS(f->kernel, pb.dx, pb.dy, f->out, kScale, static_cast<cl_int>(pb.image.width),
+                static_cast<cl_int>(pb.image.height));
     return f;
   });
   const double n = static_cast<double>(pb.image.pixels());
@@ -339,11 +332,8 @@ void run_barrier(benchmark::State& state, const gb::WorkGroup& wg, int size_clas
     f->out = gb::make_buffer(pb.items * sizeof(uint32_t));
     f->global = gb::padded_global(pb.items, 1, 1, wg);
     f->local = wg.local();
-    GB_CL(f->kernel.setArg(0, pb.in));
-    GB_CL(f->kernel.setArg(1, f->out));
-    GB_CL(f->kernel.setArg(2, cl::Local(wg.size() * sizeof(cl_uint))));
-    GB_CL(f->kernel.setArg(3, static_cast<cl_uint>(pb.items)));
-    GB_CL(f->kernel.setArg(4, static_cast<cl_int>(pb.rounds)));
+    GB_SET_ARGS(f->kernel, pb.in, f->out, cl::Local(wg.size() * sizeof(cl_uint)), static_cast<cl_uint>(pb.items),
+                static_cast<cl_int>(pb.rounds));
     return f;
   });
   const double items = static_cast<double>(pb.items);
@@ -395,9 +385,7 @@ void run_live(benchmark::State& state, int live, int size_class) {
     f->out = gb::make_buffer(items * sizeof(uint32_t));
     f->global = cl::NDRange(items);
     f->local = cl::NDRange(kLiveGroup);
-    GB_CL(f->kernel.setArg(0, f->out));
-    GB_CL(f->kernel.setArg(1, static_cast<cl_uint>(kLiveMultiplier)));
-    GB_CL(f->kernel.setArg(2, static_cast<cl_int>(repeats)));
+    GB_SET_ARGS(f->kernel, f->out, static_cast<cl_uint>(kLiveMultiplier), static_cast<cl_int>(repeats));
     return f;
   });
   const double ops = 2.0 * live * repeats * static_cast<double>(items);

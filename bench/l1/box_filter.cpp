@@ -378,15 +378,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   if (fx->second()) gb::require_work_group(fx->second, sliding ? kSlideRowsGroup : p.wg.size());
   const bool two_pass = p.variant == Variant::separable || sliding;
   if (two_pass) fx->tmp = gb::make_buffer(pixels * p.temp_bytes());
-  GB_CL(fx->first.setArg(0, fx->in));
-  GB_CL(fx->first.setArg(1, two_pass ? fx->tmp : fx->out));
-  GB_CL(fx->first.setArg(2, static_cast<cl_uint>(w)));
-  GB_CL(fx->first.setArg(3, static_cast<cl_uint>(h)));
+  GB_SET_ARGS(fx->first, fx->in, two_pass ? fx->tmp : fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
   if (two_pass) {
-    GB_CL(fx->second.setArg(0, fx->tmp));
-    GB_CL(fx->second.setArg(1, fx->out));
-    GB_CL(fx->second.setArg(2, static_cast<cl_uint>(w)));
-    GB_CL(fx->second.setArg(3, static_cast<cl_uint>(h)));
+    GB_SET_ARGS(fx->second, fx->tmp, fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
   }
   if (p.tile_h != 0) GB_CL(fx->first.setArg(4, static_cast<cl_uint>(p.tile_h)));  // the tiled variants
   return fx;

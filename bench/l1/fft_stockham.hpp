@@ -271,10 +271,7 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
   Stage s;
   s.kernel = gb::session().kernel(rows_program(n, dir, k), rows_points(n, k) ? "fft_rows_multi" : "fft_rows");
   s.tables.push_back(local_table(n));
-  GB_CL(s.kernel.setArg(0, in));
-  GB_CL(s.kernel.setArg(1, out));
-  GB_CL(s.kernel.setArg(2, s.tables[0]));
-  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
+  GB_SET_ARGS(s.kernel, in, out, s.tables[0], static_cast<cl_uint>(transforms));
   s.local = cl::NDRange(threads * rows);
   s.global = cl::NDRange(gb::round_up(transforms, rows) / rows * threads * rows);
   s.compiled_size_trusted = (k.pieces > 1 || rows_points(n, k) != 0) && s.work_group() <= kPiecesGroupLimit;
@@ -335,9 +332,7 @@ inline Stage cols_multi_stage(size_t p, size_t width, size_t batch, Dir dir, con
   Stage s;
   s.kernel = gb::session().kernel(cols_multi_program(p, width, dir, k), "fft_cols_multi");
   s.tables.push_back(local_table(p));
-  GB_CL(s.kernel.setArg(0, in));
-  GB_CL(s.kernel.setArg(1, out));
-  GB_CL(s.kernel.setArg(2, s.tables[0]));
+  GB_SET_ARGS(s.kernel, in, out, s.tables[0]);
   s.local = cl::NDRange(c.group(p), 1);
   s.global = cl::NDRange(width / c.cols * c.group(p), batch);
   s.compiled_size_trusted = c.group(p) <= kPiecesGroupLimit;
@@ -397,14 +392,8 @@ inline Stage cols_stage(size_t p, size_t stride_points, size_t ns_points, size_t
   const size_t period = ns_points * p;  // of the inter-pass twiddle: within one transform
   s.tables.push_back(local_table(p));
   s.tables.push_back(twiddled && k.twiddle == Twiddle::table ? global_table(period) : s.tables[0]);
-  GB_CL(s.kernel.setArg(0, in));
-  GB_CL(s.kernel.setArg(1, out));
-  GB_CL(s.kernel.setArg(2, s.tables[0]));
-  GB_CL(s.kernel.setArg(3, s.tables[1]));
-  GB_CL(s.kernel.setArg(4, static_cast<cl_uint>(stride)));
-  GB_CL(s.kernel.setArg(5, static_cast<cl_uint>(ns)));
-  GB_CL(s.kernel.setArg(6, static_cast<cl_uint>(log2_of(period))));
-  GB_CL(s.kernel.setArg(7, static_cast<cl_uint>(global_split(period))));
+  GB_SET_ARGS(s.kernel, in, out, s.tables[0], s.tables[1], static_cast<cl_uint>(stride), static_cast<cl_uint>(ns),
+              static_cast<cl_uint>(log2_of(period)), static_cast<cl_uint>(global_split(period)));
   s.local = cl::NDRange(threads * cols, 1);
   s.global = cl::NDRange(stride / cols * threads * cols, batch);
   return s;
@@ -447,10 +436,7 @@ inline Stage rows_transposed_stage(size_t n, size_t transforms, Dir dir, const K
   Stage s;
   s.kernel = gb::session().kernel(rows_transposed_program(n, transforms, dir, k), "fft_rows_t");
   s.tables.push_back(local_table(n));
-  GB_CL(s.kernel.setArg(0, in));
-  GB_CL(s.kernel.setArg(1, out));
-  GB_CL(s.kernel.setArg(2, s.tables[0]));
-  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(transforms)));
+  GB_SET_ARGS(s.kernel, in, out, s.tables[0], static_cast<cl_uint>(transforms));
   s.local = cl::NDRange(group);
   s.global = cl::NDRange(gb::round_up(transforms, sh.rows) / sh.rows * group);
   return s;
@@ -465,10 +451,7 @@ inline Stage transpose_stage(size_t width, size_t height, size_t batch, const cl
                              const cl::Buffer& out) {
   Stage s;
   s.kernel = gb::session().kernel(transpose_program(), "fft_transpose");
-  GB_CL(s.kernel.setArg(0, in));
-  GB_CL(s.kernel.setArg(1, out));
-  GB_CL(s.kernel.setArg(2, static_cast<cl_uint>(width)));
-  GB_CL(s.kernel.setArg(3, static_cast<cl_uint>(height)));
+  GB_SET_ARGS(s.kernel, in, out, static_cast<cl_uint>(width), static_cast<cl_uint>(height));
   s.local = cl::NDRange(kTile, kTileRows, 1);
   s.global = cl::NDRange(gb::round_up(width, kTile), gb::round_up(height, kTile) / kTile * kTileRows, batch);
   return s;

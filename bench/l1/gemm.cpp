@@ -374,31 +374,18 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   }
   run.local = p.wg.local();
   auto& k = run.kernel;
-  GB_CL(k.setArg(0, static_cast<cl_int>(sh.m)));
-  GB_CL(k.setArg(1, static_cast<cl_int>(sh.n)));
-  GB_CL(k.setArg(2, static_cast<cl_int>(sh.k)));
-  GB_CL(k.setArg(3, fx.da));
-  GB_CL(k.setArg(4, static_cast<cl_int>(fx.lda)));
+  GB_SET_ARGS(k, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), static_cast<cl_int>(sh.k), fx.da,
+              static_cast<cl_int>(fx.lda), fx.db, static_cast<cl_int>(fx.ldb), fx.dc, static_cast<cl_int>(fx.ldc));
   if (p.variant == Variant::warptile_async) {  // the GEMM reads At, written by the transpose first
     const size_t rows = at_rows(sh), ld = at_ld(sh);
     if (!fx.at()) fx.at = gb::make_buffer(rows * ld * sizeof(T));
     run.pre = gb::session().kernel(program_of<T>(p), "gemm_transpose_a");
     run.pre_global = cl::NDRange(gb::round_up(ld, kTransposeTile), gb::round_up(rows, kTransposeTile) / kTransposeTile * kTransposeRows);
     run.pre_local = cl::NDRange(kTransposeTile, kTransposeRows);
-    GB_CL(run.pre.setArg(0, static_cast<cl_int>(sh.m)));
-    GB_CL(run.pre.setArg(1, static_cast<cl_int>(sh.k)));
-    GB_CL(run.pre.setArg(2, fx.da));
-    GB_CL(run.pre.setArg(3, static_cast<cl_int>(fx.lda)));
-    GB_CL(run.pre.setArg(4, fx.at));
-    GB_CL(run.pre.setArg(5, static_cast<cl_int>(ld)));
-    GB_CL(run.pre.setArg(6, static_cast<cl_int>(rows)));
-    GB_CL(k.setArg(3, fx.at));
-    GB_CL(k.setArg(4, static_cast<cl_int>(ld)));
+    GB_SET_ARGS(run.pre, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.k), fx.da, static_cast<cl_int>(fx.lda),
+                fx.at, static_cast<cl_int>(ld), static_cast<cl_int>(rows));
+    GB_SET_ARGS_FROM(k, 3, fx.at, static_cast<cl_int>(ld));  // in place of A
   }
-  GB_CL(k.setArg(5, fx.db));
-  GB_CL(k.setArg(6, static_cast<cl_int>(fx.ldb)));
-  GB_CL(k.setArg(7, fx.dc));
-  GB_CL(k.setArg(8, static_cast<cl_int>(fx.ldc)));
 }
 
 // ---- the benchmark -------------------------------------------------------------------------

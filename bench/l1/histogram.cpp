@@ -146,14 +146,12 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->kernel = s.kernel(program_of(p), entry);
   gb::require_work_group(fx->kernel, kWorkGroup);
   fx->groups = group_count(pb.pixels, p.size_class, s.info().compute_units * groups_per_unit);
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, static_cast<cl_ulong>(pb.pixels)));
+  GB_SET_ARGS(fx->kernel, fx->in, static_cast<cl_ulong>(pb.pixels));
   return fx;
 }
 
 void launch(Fixture& fx, gb::Batch& b) {
-  GB_CL(fx.kernel.setArg(2, fx.bins[fx.parity]));
-  GB_CL(fx.kernel.setArg(3, fx.bins[1 - fx.parity]));
+  GB_SET_ARGS_FROM(fx.kernel, 2, fx.bins[fx.parity], fx.bins[1 - fx.parity]);
   b.launch(fx.kernel, cl::NDRange(fx.groups * kWorkGroup), cl::NDRange(kWorkGroup));
   fx.parity = 1 - fx.parity;
 }

@@ -152,42 +152,15 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   gb::require_work_group(fx->scan, kScanCols * kScanSegs);
   gb::require_work_group(fx->write, p.wg.size());
   auto& r = fx->reduce;
-  GB_CL(r.setArg(0, fx->in));
-  GB_CL(r.setArg(1, static_cast<cl_uint>(w)));
-  GB_CL(r.setArg(2, static_cast<cl_uint>(h)));
-  GB_CL(r.setArg(3, fx->colsum));
-  GB_CL(r.setArg(4, fx->rowsum));
-  GB_CL(r.setArg(5, fx->tilesum));
-  GB_CL(r.setArg(6, fx->colsum2));
-  GB_CL(r.setArg(7, fx->rowsum2));
-  GB_CL(r.setArg(8, fx->tilesum2));
+  GB_SET_ARGS(r, fx->in, static_cast<cl_uint>(w), static_cast<cl_uint>(h), fx->colsum, fx->rowsum, fx->tilesum,
+              fx->colsum2, fx->rowsum2, fx->tilesum2);
   auto& c = fx->scan;
-  GB_CL(c.setArg(0, fx->colsum));
-  GB_CL(c.setArg(1, fx->colabove));
-  GB_CL(c.setArg(2, fx->rowsum));
-  GB_CL(c.setArg(3, fx->tilesum));
-  GB_CL(c.setArg(4, fx->colsum2));
-  GB_CL(c.setArg(5, fx->colabove2));
-  GB_CL(c.setArg(6, fx->rowsum2));
-  GB_CL(c.setArg(7, fx->tilesum2));
-  GB_CL(c.setArg(8, static_cast<cl_uint>(w)));
-  GB_CL(c.setArg(9, static_cast<cl_uint>(h)));
-  GB_CL(c.setArg(10, static_cast<cl_uint>(ntx)));
-  GB_CL(c.setArg(11, static_cast<cl_uint>(nty)));
-  GB_CL(c.setArg(12, static_cast<cl_uint>(col_groups)));
-  GB_CL(c.setArg(13, static_cast<cl_uint>(tile_groups)));
+  GB_SET_ARGS(c, fx->colsum, fx->colabove, fx->rowsum, fx->tilesum, fx->colsum2, fx->colabove2, fx->rowsum2,
+              fx->tilesum2, static_cast<cl_uint>(w), static_cast<cl_uint>(h), static_cast<cl_uint>(ntx),
+              static_cast<cl_uint>(nty), static_cast<cl_uint>(col_groups), static_cast<cl_uint>(tile_groups));
   auto& k = fx->write;
-  GB_CL(k.setArg(0, fx->in));
-  GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
-  GB_CL(k.setArg(2, static_cast<cl_uint>(h)));
-  GB_CL(k.setArg(3, fx->colabove));
-  GB_CL(k.setArg(4, fx->rowsum));
-  GB_CL(k.setArg(5, fx->tilesum));
-  GB_CL(k.setArg(6, fx->colabove2));
-  GB_CL(k.setArg(7, fx->rowsum2));
-  GB_CL(k.setArg(8, fx->tilesum2));
-  GB_CL(k.setArg(9, fx->sum));
-  GB_CL(k.setArg(10, fx->sq));
+  GB_SET_ARGS(k, fx->in, static_cast<cl_uint>(w), static_cast<cl_uint>(h), fx->colabove, fx->rowsum, fx->tilesum,
+              fx->colabove2, fx->rowsum2, fx->tilesum2, fx->sum, fx->sq);
   return fx;
 }
 
@@ -205,14 +178,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     fx->cols = s.kernel(program, "integral_image_cols");
     gb::require_work_group(fx->rows, kWorkGroup);
     gb::require_work_group(fx->cols, kCols * kSegments);
-    GB_CL(fx->rows.setArg(0, fx->in));
-    GB_CL(fx->rows.setArg(1, static_cast<cl_uint>(w)));
-    GB_CL(fx->rows.setArg(2, fx->sum));
-    GB_CL(fx->rows.setArg(3, fx->sq));
-    GB_CL(fx->cols.setArg(0, fx->sum));
-    GB_CL(fx->cols.setArg(1, fx->sq));
-    GB_CL(fx->cols.setArg(2, static_cast<cl_uint>(w)));
-    GB_CL(fx->cols.setArg(3, static_cast<cl_uint>(h)));
+    GB_SET_ARGS(fx->rows, fx->in, static_cast<cl_uint>(w), fx->sum, fx->sq);
+    GB_SET_ARGS(fx->cols, fx->sum, fx->sq, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
     return fx;
   }
   fx->bands = (h + kBand - 1) / kBand;
@@ -225,16 +192,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->fused = s.kernel(program, "integral_image_fused");
   gb::require_work_group(fx->fused, kWorkGroup);
   auto& k = fx->fused;
-  GB_CL(k.setArg(0, fx->in));
-  GB_CL(k.setArg(1, static_cast<cl_uint>(w)));
-  GB_CL(k.setArg(2, static_cast<cl_uint>(h)));
-  GB_CL(k.setArg(3, fx->sum));
-  GB_CL(k.setArg(4, fx->sq));
-  GB_CL(k.setArg(5, fx->bottom));
-  GB_CL(k.setArg(6, fx->bottom_sq));
-  GB_CL(k.setArg(7, fx->flags));
-  GB_CL(k.setArg(8, fx->counter));
-  GB_CL(k.setArg(9, static_cast<cl_uint>(fx->bands)));
+  GB_SET_ARGS(k, fx->in, static_cast<cl_uint>(w), static_cast<cl_uint>(h), fx->sum, fx->sq, fx->bottom, fx->bottom_sq,
+              fx->flags, fx->counter, static_cast<cl_uint>(fx->bands));
   return fx;
 }
 

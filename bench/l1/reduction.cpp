@@ -127,12 +127,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->final_reduce = s.kernel(program, base + "_final");
   gb::require_work_group(fx->reduce, kWorkGroup);
   gb::require_work_group(fx->final_reduce, kWorkGroup);
-  GB_CL(fx->reduce.setArg(0, fx->in));
-  GB_CL(fx->reduce.setArg(1, static_cast<cl_ulong>(pb.n)));
-  GB_CL(fx->reduce.setArg(2, fx->partials));
-  GB_CL(fx->final_reduce.setArg(0, fx->partials));
-  GB_CL(fx->final_reduce.setArg(1, static_cast<cl_uint>(fx->groups)));
-  GB_CL(fx->final_reduce.setArg(2, fx->result));
+  GB_SET_ARGS(fx->reduce, fx->in, static_cast<cl_ulong>(pb.n), fx->partials);
+  GB_SET_ARGS(fx->final_reduce, fx->partials, static_cast<cl_uint>(fx->groups), fx->result);
   return fx;
 }
 

@@ -141,12 +141,8 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
     if (p.variant == Variant::lookback_pipelined)
       fx->groups = std::max<size_t>(1, s.info().compute_units) * p.groups_per_cu;
     auto& k = fx->lookback;
-    GB_CL(k.setArg(0, fx->in));
-    GB_CL(k.setArg(1, fx->out));
-    GB_CL(k.setArg(2, static_cast<cl_ulong>(fx->n)));
-    GB_CL(k.setArg(3, fx->status));
-    GB_CL(k.setArg(4, fx->counter));
-    GB_CL(k.setArg(5, static_cast<cl_uint>(fx->tiles)));
+    GB_SET_ARGS(k, fx->in, fx->out, static_cast<cl_ulong>(fx->n), fx->status, fx->counter,
+                static_cast<cl_uint>(fx->tiles));
     return fx;
   }
   const std::string base = std::string("scan_") + kVariant.label(p.variant);
@@ -174,26 +170,18 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
   auto& tiles = fx.tiles_kernel;
   const auto& L = fx.levels;
   for (size_t i = 0; i < L.size(); ++i) {
-    GB_CL(reduce.setArg(0, i == 0 ? fx.in : L[i - 1].sums));
-    GB_CL(reduce.setArg(1, static_cast<cl_ulong>(L[i].count)));
-    GB_CL(reduce.setArg(2, L[i].sums));
+    GB_SET_ARGS(reduce, i == 0 ? fx.in : L[i - 1].sums, static_cast<cl_ulong>(L[i].count), L[i].sums);
     b.launch(reduce, cl::NDRange(div_up(L[i].count, p.tile()) * wg), cl::NDRange(wg));
   }
   // The top: one tile, no offsets (in place on the last sums, or the whole input when small).
   const cl::Buffer& top_in = L.empty() ? fx.in : L.back().sums;
   const cl::Buffer& top_out = L.empty() ? fx.out : L.back().sums;
-  GB_CL(tiles.setArg(0, top_in));
-  GB_CL(tiles.setArg(1, top_out));
-  GB_CL(tiles.setArg(2, static_cast<cl_ulong>(L.empty() ? fx.n : div_up(L.back().count, p.tile()))));
-  GB_CL(tiles.setArg(3, top_out));
-  GB_CL(tiles.setArg(4, cl_uint(0)));
+  GB_SET_ARGS(tiles, top_in, top_out, static_cast<cl_ulong>(L.empty() ? fx.n : div_up(L.back().count, p.tile())),
+              top_out, cl_uint(0));
   b.launch(tiles, cl::NDRange(wg), cl::NDRange(wg));
   for (size_t i = L.size(); i-- > 0;) {
-    GB_CL(tiles.setArg(0, i == 0 ? fx.in : L[i - 1].sums));
-    GB_CL(tiles.setArg(1, i == 0 ? fx.out : L[i - 1].sums));
-    GB_CL(tiles.setArg(2, static_cast<cl_ulong>(L[i].count)));
-    GB_CL(tiles.setArg(3, L[i].sums));
-    GB_CL(tiles.setArg(4, cl_uint(1)));
+    GB_SET_ARGS(tiles, i == 0 ? fx.in : L[i - 1].sums, i == 0 ? fx.out : L[i - 1].sums,
+                static_cast<cl_ulong>(L[i].count), L[i].sums, cl_uint(1));
     b.launch(tiles, cl::NDRange(div_up(L[i].count, p.tile()) * wg), cl::NDRange(wg));
   }
 }

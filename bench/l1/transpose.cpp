@@ -95,10 +95,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   }
   fx->local = p.wg.local();
   gb::require_work_group(fx->kernel, p.wg.size());
-  GB_CL(fx->kernel.setArg(0, fx->in));
-  GB_CL(fx->kernel.setArg(1, fx->out));
-  GB_CL(fx->kernel.setArg(2, static_cast<cl_uint>(w)));
-  GB_CL(fx->kernel.setArg(3, static_cast<cl_uint>(h)));
+  GB_SET_ARGS(fx->kernel, fx->in, fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
   return fx;
 }
 

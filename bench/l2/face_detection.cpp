@@ -238,21 +238,11 @@ void upload_cascade(Fixture& fx, const HostDetection& h) {
 }
 
 // The arguments every cascade kernel starts with (CASCADE_ARGS); returns the next index.
-int set_cascade_args(cl::Kernel& k, const Fixture& fx, const HostDetection& h) {
-  int a = 0;
-  GB_CL(k.setArg(a++, fx.sum));
-  GB_CL(k.setArg(a++, fx.sqsum));
-  GB_CL(k.setArg(a++, fx.scales));
-  GB_CL(k.setArg(a++, static_cast<cl_int>(h.plan.scales.size())));
-  GB_CL(k.setArg(a++, fx.rects));
-  GB_CL(k.setArg(a++, fx.nodes));
-  GB_CL(k.setArg(a++, static_cast<cl_int>(h.cascade.nodes.size())));
-  GB_CL(k.setArg(a++, fx.stage_ranges));
-  GB_CL(k.setArg(a++, fx.stage_thresholds));
-  GB_CL(k.setArg(a++, static_cast<cl_int>(h.cascade.stages.size())));
-  GB_CL(k.setArg(a++, static_cast<cl_int>(h.plan.stride)));
-  GB_CL(k.setArg(a++, static_cast<cl_uint>(h.plan.windows)));
-  return a;
+cl_uint set_cascade_args(cl::Kernel& k, const Fixture& fx, const HostDetection& h) {
+  return GB_SET_ARGS(k, fx.sum, fx.sqsum, fx.scales, static_cast<cl_int>(h.plan.scales.size()), fx.rects, fx.nodes,
+                     static_cast<cl_int>(h.cascade.nodes.size()), fx.stage_ranges, fx.stage_thresholds,
+                     static_cast<cl_int>(h.cascade.stages.size()), static_cast<cl_int>(h.plan.stride),
+                     static_cast<cl_uint>(h.plan.windows));
 }
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
@@ -278,39 +268,25 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   const gb::ProgramKey program = program_of(p.wg);
   auto kernel = [&](const char* name) { return s.kernel(program, name); };
   fx->grayscale = kernel("face_detection_grayscale");
-  GB_CL(fx->grayscale.setArg(0, fx->rgba));
-  GB_CL(fx->grayscale.setArg(1, fx->gray));
-  GB_CL(fx->grayscale.setArg(2, static_cast<cl_uint>(pixels)));
+  GB_SET_ARGS(fx->grayscale, fx->rgba, fx->gray, static_cast<cl_uint>(pixels));
   fx->columns = kernel("face_detection_integral_columns");
   fx->offsets = kernel("face_detection_integral_offsets");
-  int a = 0;
-  for (auto* b : {&fx->gray, &fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->columns.setArg(a++, *b));
-  GB_CL(fx->columns.setArg(a++, width));
-  GB_CL(fx->columns.setArg(a++, height));
-  a = 0;
-  for (auto* b : {&fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->offsets.setArg(a++, *b));
-  GB_CL(fx->offsets.setArg(a++, width));
-  GB_CL(fx->offsets.setArg(a++, height));
+  GB_SET_ARGS(fx->columns, fx->gray, fx->sum, fx->sqsum, fx->totals, fx->sqtotals, width, height);
+  GB_SET_ARGS(fx->offsets, fx->sum, fx->sqsum, fx->totals, fx->sqtotals, width, height);
   fx->rows = kernel("face_detection_integral_rows");
-  a = 0;
-  for (auto* b : {&fx->sum, &fx->sqsum, &fx->totals, &fx->sqtotals}) GB_CL(fx->rows.setArg(a++, *b));
-  GB_CL(fx->rows.setArg(a++, width));
+  GB_SET_ARGS(fx->rows, fx->sum, fx->sqsum, fx->totals, fx->sqtotals, width);
   fx->reset = kernel("face_detection_reset");
-  GB_CL(fx->reset.setArg(0, fx->counts));
-  GB_CL(fx->reset.setArg(1, static_cast<cl_int>(fx->stages + 1)));
+  GB_SET_ARGS(fx->reset, fx->counts, static_cast<cl_int>(fx->stages + 1));
 
   for (int which = 0; which < 2; ++which) {
     fx->fused[which] = kernel("face_detection_fused");
-    a = set_cascade_args(fx->fused[which], *fx, h);
-    GB_CL(fx->fused[which].setArg(a, fx->depth[which]));
+    const cl_uint a = set_cascade_args(fx->fused[which], *fx, h);
+    GB_SET_ARGS_FROM(fx->fused[which], a, fx->depth[which]);
     for (int st = 0; st < fx->stages; ++st) {
       cl::Kernel k = kernel("face_detection_stage");
-      a = set_cascade_args(k, *fx, h);
-      GB_CL(k.setArg(a++, static_cast<cl_int>(st)));
-      GB_CL(k.setArg(a++, fx->lists[st & 1]));        // survivors of stage st - 1 (unused by stage 0)
-      GB_CL(k.setArg(a++, fx->lists[(st + 1) & 1]));  // survivors of stage st
-      GB_CL(k.setArg(a++, fx->counts));
-      GB_CL(k.setArg(a++, fx->depth[which]));
+      // the stage, the survivors of stage st - 1 (unused by stage 0) and those of stage st
+      GB_SET_ARGS_FROM(k, set_cascade_args(k, *fx, h), static_cast<cl_int>(st), fx->lists[st & 1],
+                       fx->lists[(st + 1) & 1], fx->counts, fx->depth[which]);
       fx->staged[which].push_back(k);
     }
   }

@@ -77,11 +77,7 @@ struct Simulation {
     b = gb::make_buffer(bytes);
     for (int k = 0; k < 2; ++k) {
       kernels[k] = s.kernel(program_of(d), "lattice_boltzmann_step");
-      GB_CL(kernels[k].setArg(0, k == 0 ? a : b));
-      GB_CL(kernels[k].setArg(1, k == 0 ? b : a));
-      GB_CL(kernels[k].setArg(2, d.omega));
-      GB_CL(kernels[k].setArg(3, d.lid_u));
-      GB_CL(kernels[k].setArg(4, d.force_x));
+      GB_SET_ARGS(kernels[k], k == 0 ? a : b, k == 0 ? b : a, d.omega, d.lid_u, d.force_x);
     }
     global = gb::padded_global(d.cells(), 1, 1, wg);
     local = wg.local();

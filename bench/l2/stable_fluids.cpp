@@ -108,26 +108,13 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   for (int c = 0; c < 2; ++c) {
     const int o = 1 - c;
     fx->advect[c] = kernel("stable_fluids_advect");
-    GB_CL(fx->advect[c].setArg(0, fx->u[c]));
-    GB_CL(fx->advect[c].setArg(1, fx->v[c]));
-    GB_CL(fx->advect[c].setArg(2, fx->d[c]));
-    GB_CL(fx->advect[c].setArg(3, fx->u[o]));
-    GB_CL(fx->advect[c].setArg(4, fx->v[o]));
-    GB_CL(fx->advect[c].setArg(5, fx->d[o]));
-    GB_CL(fx->advect[c].setArg(6, kDt));
+    GB_SET_ARGS(fx->advect[c], fx->u[c], fx->v[c], fx->d[c], fx->u[o], fx->v[o], fx->d[o], kDt);
     fx->divergence[c] = kernel("stable_fluids_divergence");
-    GB_CL(fx->divergence[c].setArg(0, fx->u[o]));
-    GB_CL(fx->divergence[c].setArg(1, fx->v[o]));
-    GB_CL(fx->divergence[c].setArg(2, fx->div));
-    GB_CL(fx->divergence[c].setArg(3, fx->p[0]));
+    GB_SET_ARGS(fx->divergence[c], fx->u[o], fx->v[o], fx->div, fx->p[0]);
     fx->jacobi[c] = kernel("stable_fluids_jacobi");  // p[c] -> p[1 - c]
-    GB_CL(fx->jacobi[c].setArg(0, fx->p[c]));
-    GB_CL(fx->jacobi[c].setArg(1, fx->div));
-    GB_CL(fx->jacobi[c].setArg(2, fx->p[o]));
+    GB_SET_ARGS(fx->jacobi[c], fx->p[c], fx->div, fx->p[o]);
     fx->project[c] = kernel("stable_fluids_project");
-    GB_CL(fx->project[c].setArg(0, fx->u[o]));
-    GB_CL(fx->project[c].setArg(1, fx->v[o]));
-    GB_CL(fx->project[c].setArg(2, fx->p[(p.jacobi - 1) & 1]));  // the last iterate
+    GB_SET_ARGS(fx->project[c], fx->u[o], fx->v[o], fx->p[(p.jacobi - 1) & 1]);  // p: the last iterate
   }
   fx->global = p.rows > 0 ? gb::padded_global(n / kBlockColumns, n / p.rows, 1, p.wg) : gb::padded_global(n, n, 1, p.wg);
   fx->local = p.wg.local();
