@@ -27,24 +27,30 @@ TEST(ClError, NamesTheCallAndTheCode) {
   }
 }
 
-class SetArgs : public DeviceSessionTest {};
+class SetArgs : public DeviceSessionTest {
+ protected:
+  void SetUp() override {
+    DeviceSessionTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    program_ = gb::session().build(kSource, "", "cl_error_test");
+    kernel_ = cl::Kernel(program_, "scale_add");
+  }
+  cl::Program program_;
+  cl::Kernel kernel_;
+};
 
 TEST_F(SetArgs, SetsTheArgumentsInOrder) {
-  const cl::Program program = gb::session().build(kSource, "", "cl_error_test");
-  cl::Kernel kernel(program, "scale_add");
   const std::vector<cl_int> in{1, 2, 3, 4};
   cl::Buffer x = gb::upload(in);
-  GB_SET_ARGS(kernel, x, cl_int(3), cl_int(-5));  // 3 x - 5: the order of a and b shows
-  GB_CL(gb::session().queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(in.size())));
+  GB_SET_ARGS(kernel_, x, cl_int(3), cl_int(-5));  // 3 x - 5: the order of a and b shows
+  GB_CL(gb::session().queue().enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(in.size())));
   EXPECT_EQ(gb::download<cl_int>(x, in.size()), (std::vector<cl_int>{-2, 1, 4, 7}));
 }
 
 TEST_F(SetArgs, AFailedArgumentNamesTheKernelAndTheArgument) {
-  const cl::Program program = gb::session().build(kSource, "", "cl_error_test");
-  cl::Kernel kernel(program, "scale_add");
   cl::Buffer x = gb::upload(std::vector<cl_int>{1});
   try {
-    GB_SET_ARGS(kernel, x, cl_int(3), cl_double(1.0));  // argument 2 is 4 bytes, not 8
+    GB_SET_ARGS(kernel_, x, cl_int(3), cl_double(1.0));  // argument 2 is 4 bytes, not 8
     FAIL() << "no exception";
   } catch (const gb::ClError& e) {
     const std::string what = e.what();
