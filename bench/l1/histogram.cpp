@@ -33,6 +33,8 @@ constexpr size_t kWarp = 32;         // local_warp: work items per private histo
 // and flat (warp-aggregated same-address atomics) stay near local.
 // local_lanes: the limit is within the warp (a warp's random bins hit ~3.5 lanes per bank at
 // worst); one copy per lane puts the warp's 32 atomics in 32 banks (local_lanes16: 2-way at most).
+// local_lanes16 counts one uint4 while the next is in flight (pipelined()): it already runs 64
+// warps an SM (32 registers), so only loads kept in flight while it counts can hide more latency.
 // 32 KiB per group: kLaneGroupsPerComputeUnit groups fit in an SM's 228 KiB (1 KiB reserved per
 // group), so the grid is one full wave; that group count caps local_lanes on every input.
 constexpr size_t kLaneGroupsPerComputeUnit = 6;
@@ -94,6 +96,18 @@ size_t group_count(size_t pixels, int size_class, size_t limit) {
   return std::max<size_t>(1, std::min((pixels / 16 + kWorkGroup - 1) / kWorkGroup, limit));
 }
 
+// Whether local_lanes16 counts with its loads pipelined (the kernel's PIPELINED: 32-bit indices):
+// n / 16 plus the grid must fit in 32 bits. The other variants lose 3-9% that way.
+bool pipelined(const Params& p, size_t pixels, size_t grid) {
+  return p.variant == Variant::local_lanes16 && pixels / 16 + grid < (size_t(1) << 32);
+}
+
+// The groups a variant launches at a size class on a device of `compute_units`.
+size_t groups_of(const Params& p, size_t pixels, size_t compute_units) {
+  return group_count(pixels, p.size_class,
+                     compute_units * (p.variant == Variant::local_lanes ? kLaneGroupsPerComputeUnit : kGroupsPerComputeUnit));
+}
+
 // COUNT_IMAGE's paths at a size class, over the group counts of every variant.
 gb::PathSet code_paths(int size_class, size_t compute_units) {
   gb::PathSet paths;
@@ -106,6 +120,10 @@ gb::PathSet code_paths(int size_class, size_t compute_units) {
     gb::path_if(paths, trips >= 2, "paired uint4 loads, 2+ trips");
     gb::path_if(paths, n16 % (2 * stride) != 0, "odd uint4 after the paired loads");
   }
+  const Params lanes16{Variant::local_lanes16, Input::noise, size_class};
+  const size_t stride = groups_of(lanes16, n, compute_units) * kWorkGroup;
+  // Work item 0 takes the most trips of the pipelined loads: ceil(n16 / stride).
+  gb::path_if(paths, pipelined(lanes16, n, stride) && n16 > stride, "pipelined uint4 loads, 2+ trips");
   gb::path_if(paths, n % 16 != 0, "per-pixel tail (n % 16)");
   return paths;
 }
@@ -120,11 +138,13 @@ struct Fixture {
 
 // The program of a variant: built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
+  const size_t pixels = image_size(p.size_class).width * image_size(p.size_class).height;
   std::string options = "-DWG=" + std::to_string(kWorkGroup) +
                         " -DREPLICAS=" + std::to_string(p.variant == Variant::local_replicated ? kReplicas : 1);
   if (p.variant == Variant::local_warp) options += " -DWARP=" + std::to_string(kWarp);
   if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16)
     options += std::string(" -DLANES=") + (p.variant == Variant::local_lanes ? "32" : "16");
+  if (pipelined(p, pixels, groups_of(p, pixels, gb::session().info().compute_units) * kWorkGroup)) options += " -DPIPELINED";
   return {"l1/histogram.cl", options};
 }
 
@@ -138,14 +158,10 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   }
   const char* entry = p.variant == Variant::global ? "histogram_global" : "histogram_local";
   if (p.variant == Variant::local_warp) entry = "histogram_local_warp";
-  size_t groups_per_unit = kGroupsPerComputeUnit;
-  if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16) {
-    entry = "histogram_local_lanes";
-    if (p.variant == Variant::local_lanes) groups_per_unit = kLaneGroupsPerComputeUnit;
-  }
+  if (p.variant == Variant::local_lanes || p.variant == Variant::local_lanes16) entry = "histogram_local_lanes";
   fx->kernel = s.kernel(program_of(p), entry);
   gb::require_work_group(fx->kernel, kWorkGroup);
-  fx->groups = group_count(pb.pixels, p.size_class, s.info().compute_units * groups_per_unit);
+  fx->groups = groups_of(p, pb.pixels, s.info().compute_units);
   GB_SET_ARGS(fx->kernel, fx->in, static_cast<cl_ulong>(pb.pixels));
   return fx;
 }

@@ -1,5 +1,7 @@
 // 256-bin histogram of 8-bit pixels. Each work item reads 16 pixels at a time (a uint4, coalesced)
-// over a grid-strided share of the image; the last n % 16 pixels go one per work item.
+// over a grid-strided share of the image, two loads before their pixels are counted (or, with
+// PIPELINED, the next load issued before this one's pixels are counted); the last n % 16 pixels go
+// one per work item.
 // _global: one global atomic per pixel. _local: a private histogram per work group in local memory
 // (REPLICAS copies, interleaved so that equal values in neighbouring work items hit different
 // banks), added to the global bins at the end.
@@ -31,6 +33,7 @@ void clear_next(__global uint* next) {
   COUNT_WORD((V).z, COUNT);   \
   COUNT_WORD((V).w, COUNT)
 
+#ifndef PIPELINED
 #define COUNT_IMAGE(COUNT)                                                     \
   const size_t gid = get_global_id(0), stride = get_global_size(0);           \
   __global const uint4* in16 = (__global const uint4*)in;                     \
@@ -46,6 +49,30 @@ void clear_next(__global uint* next) {
     COUNT_UINT4(last, COUNT);                                                 \
   }                                                                           \
   for (size_t j = n16 * 16 + gid; j < n; j += stride) COUNT((uint)in[j]);
+#else
+// PIPELINED: one uint4 is counted while the next is in flight, in the registers of the pair above
+// (local_lanes16 sits at exactly the 32 registers of full occupancy, and a second pair in flight
+// costs it a quarter of its speed: docs/PERFORMANCE.md, runs 154-157). 32-bit indices: the host
+// passes PIPELINED only where n / 16 + the grid fits in 32 bits.
+#define COUNT_IMAGE(COUNT)                                                     \
+  const uint gid = get_global_id(0), stride = get_global_size(0);             \
+  __global const uint4* in16 = (__global const uint4*)in;                     \
+  const uint n16 = (uint)(n / 16);                                            \
+  if (gid < n16) {                                                            \
+    uint4 current = in16[gid];                                                \
+    for (uint i = gid;;) {                                                    \
+      const uint next_i = i + stride;                                         \
+      const bool more = next_i < n16;                                         \
+      uint4 ahead = current;                                                  \
+      if (more) ahead = in16[next_i];                                         \
+      COUNT_UINT4(current, COUNT);                                            \
+      if (!more) break;                                                       \
+      i = next_i;                                                             \
+      current = ahead;                                                        \
+    }                                                                         \
+  }                                                                           \
+  for (size_t j = (size_t)n16 * 16 + gid; j < n; j += stride) COUNT((uint)in[j]);
+#endif
 
 __kernel void histogram_global(__global const uchar* in, const ulong n, __global uint* bins,
                                __global uint* next) {
