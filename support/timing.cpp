@@ -103,7 +103,7 @@ BatchTime run_batch(const Unit& unit, int units, double lead_seconds) {
   GB_CL(queue.enqueueMarkerWithWaitList(&wait));
   if (l) {
     const double steps = std::min(lead_seconds, 0.1) / l->step_seconds;
-    GB_CL(l->kernel.setArg(1, static_cast<cl_uint>(std::min(steps, 4e9))));
+    GB_SET_ARGS_FROM(l->kernel, 1, static_cast<cl_uint>(std::min(steps, 4e9)));
     GB_CL(queue.enqueueNDRangeKernel(l->kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
   }
   Batch batch(queue, units);

@@ -61,7 +61,7 @@ gb::Check verify(const Fixture& fx, const Params& p) {
   GB_CL(err);
   cl::Buffer out = gb::make_buffer(kCheckItems * sizeof(cl_uint));
   gb::poison(out, kCheckItems * sizeof(cl_uint));
-  GB_CL(k.setArg(0, out));
+  GB_SET_ARGS(k, out);
   GB_CL(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCheckItems)));
   const auto want = p.long_program ? ref::compile_time_long(kCheckItems, fx.last_salt, 10 * p.tens())
                                    : ref::compile_time_short(kCheckItems, fx.last_salt);

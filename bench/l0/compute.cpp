@@ -108,7 +108,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   if (fx->global[0] != fx->work_items) throw std::logic_error("work items not a multiple of the work group");
 
   auto& k = fx->kernel;
-  GB_CL(k.setArg(0, fx->out));
+  GB_SET_ARGS(k, fx->out);
   const uint32_t mask = p.type->bits >= 32 ? 0xFFFFFFFFu : (1u << p.type->bits) - 1;
   switch (p.type->kind) {
     case Kind::floating: {
@@ -143,7 +143,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
       }
       break;
   }
-  GB_CL(k.setArg(3, static_cast<cl_int>(p.repeats())));
+  GB_SET_ARGS_FROM(k, 3, static_cast<cl_int>(p.repeats()));
   return fx;
 }
 

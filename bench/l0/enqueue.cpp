@@ -82,7 +82,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p) {
   fx->out = gb::make_buffer(kStages * p.stage_items() * sizeof(float));
   GB_CL(fx->queue.enqueueFillBuffer(fx->out, cl_uchar(0xFF), 0, kStages * p.stage_items() * sizeof(float)));
   fx->empty = s.kernel(program(), "enqueue_empty");
-  GB_CL(fx->empty.setArg(0, fx->launches));
+  GB_SET_ARGS(fx->empty, fx->launches);
   for (int st = 0; st < kStages; ++st) {
     // One kernel object per stage, its arguments set once: the loop only enqueues.
     fx->stages[st] = s.kernel(program(), "enqueue_stage");

@@ -143,7 +143,7 @@ std::string run_ticks(const cl::Device& device, double rate, const std::function
   GB_CL(err);
   cl::Buffer counts(context, CL_MEM_READ_WRITE, kTickItems * sizeof(cl_uint), nullptr, &err);
   GB_CL(err);
-  GB_CL(tick.setArg(0, counts));
+  GB_SET_ARGS(tick, counts);
   GB_CL(queue.enqueueFillBuffer(counts, cl_uint(0), 0, kTickItems * sizeof(cl_uint)));
   GB_CL(queue.enqueueNDRangeKernel(tick, cl::NullRange, cl::NDRange(kTickItems)));  // code upload, not counted
   GB_CL(queue.enqueueFillBuffer(counts, cl_uint(0), 0, kTickItems * sizeof(cl_uint)));

@@ -382,7 +382,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   if (two_pass) {
     GB_SET_ARGS(fx->second, fx->tmp, fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
   }
-  if (p.tile_h != 0) GB_CL(fx->first.setArg(4, static_cast<cl_uint>(p.tile_h)));  // the tiled variants
+  if (p.tile_h != 0) GB_SET_ARGS_FROM(fx->first, 4, static_cast<cl_uint>(p.tile_h));  // the tiled variants
   return fx;
 }
 

@@ -212,7 +212,7 @@ void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
     return;
   }
   fx.epoch = fx.epoch == 0xffffffffu ? 1 : fx.epoch + 1;  // flags start at 0, never an epoch
-  GB_CL(fx.fused.setArg(10, fx.epoch));
+  GB_SET_ARGS_FROM(fx.fused, 10, fx.epoch);
   b.launch(fx.fused, cl::NDRange(fx.bands * kWorkGroup), cl::NDRange(kWorkGroup));
 }
 

@@ -161,7 +161,7 @@ void enqueue_scan(Fixture& fx, const Params& p, gb::Batch& b) {
   const size_t wg = p.work_group();
   if (p.is_lookback()) {
     fx.epoch = fx.epoch % ((1u << 30) - 1) + 1;  // 1 .. 2^30-1; 0 is the zero-filled status
-    GB_CL(fx.lookback.setArg(6, fx.epoch));
+    GB_SET_ARGS_FROM(fx.lookback, 6, fx.epoch);
     const size_t groups = p.variant == Variant::lookback_pipelined ? fx.groups : fx.tiles;
     b.launch(fx.lookback, cl::NDRange(groups * wg), cl::NDRange(wg));
     return;

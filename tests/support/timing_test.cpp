@@ -35,7 +35,7 @@ class OnDevice : public DeviceSessionTest {
     program_ = gb::session().build(kSource, "", "timing_test");
     kernel_ = cl::Kernel(program_, "add_one");
     counts_ = gb::upload(std::vector<cl_int>(kItems, 0));
-    GB_CL(kernel_.setArg(0, counts_));
+    GB_SET_ARGS(kernel_, counts_);
   }
   gb::Unit add_one() {
     return [this](gb::Batch& b) { b.launch(kernel_, cl::NDRange(kItems)); };
@@ -114,7 +114,7 @@ TEST(SessionClose, ReleasesCachedObjectsFirstAndTheNextSessionMakesItsOwn) {
       cl::Program program = gb::session().build(kSource, "", "timing_test");
       cl::Kernel kernel(program, "add_one");
       cl::Buffer counts = gb::upload(std::vector<cl_int>(kItems, 0));
-      GB_CL(kernel.setArg(0, counts));
+      GB_SET_ARGS(kernel, counts);
       gb::run_batch([&](gb::Batch& b) { b.launch(kernel, cl::NDRange(kItems)); }, 2, 1e-3);  // makes the lead
       for (cl_int c : gb::download<cl_int>(counts, kItems)) ASSERT_EQ(c, 2);
     }
