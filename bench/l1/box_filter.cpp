@@ -119,6 +119,17 @@ std::vector<int> tiled_bands(int tile_w, int size_class, bool rgba8) {
   if (tile_w == tiled_narrow(size_class) && !(size_class == 1 && rgba8)) return {kTiledBand, kTiledLongBand};
   return {kTiledBand};
 }
+// Phase two's form, a tuning parameter per tile (the kernel's TS_UNROLL): 0 reads a slide's column
+// pairs before its first step, n > 0 streams them n loop turns at a time (SPAN / 2: every turn
+// unrolled). Measured per tile on the H100 (docs/PERFORMANCE.md, runs 163-164): band 16 streams 4
+// turns (RGBA8 r15 192x96 0.845 of copy against 0.797; float within 1%) but RGBA8's at radius 31
+// (0.736 up front, 0.703 streamed); RGBA8's 224-wide tiles at radius 15 stream with every turn
+// unrolled (224x80 0.791 against 0.742).
+int tiled_unroll(bool rgba8, int radius, int tile_w, int band) {
+  if (band == kTiledLongBand) return rgba8 && radius == 31 ? 0 : 4;
+  if (rgba8 && radius == 15 && tile_w == kTiledNarrow2) return band;  // SPAN / 2 = band
+  return 0;
+}
 constexpr int kTiledSweepRadii[] = {15, 31};
 int tiled_pad(int radius) { return (radius + 1) / 2 * 2; }
 int tiled_items(int radius, int tile_w) { return tile_w / 2 + tiled_pad(radius); }
@@ -299,7 +310,8 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
                " -DSPAN=" + std::to_string(slide_span(p.size_class));
   else if (p.variant == Variant::tiled_slide)  // the tile's height is an argument: one build per width
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(p.band) +
-               " -DSPAN=" + std::to_string(p.span());
+               " -DSPAN=" + std::to_string(p.span()) +
+               " -DTS_UNROLL=" + std::to_string(tiled_unroll(p.rgba8, p.radius, p.tile_w, p.band));
   else if (p.variant == Variant::tiled_ring)
     options += " -DTW=" + std::to_string(p.tile_w) + " -DBAND=" + std::to_string(kRingBand) +
                " -DSPAN=" + std::to_string(kTiledSpan);
@@ -434,6 +446,9 @@ gb::PathSet code_paths(int size_class, size_t) {
         gb::path_if(paths, std::min<size_t>(th, h) > size_t(band), "tiled_slide: 2+ bands");
         gb::path_if(paths, last % band != 0, "tiled_slide: a partial last band");
         gb::path_if(paths, band == kTiledLongBand, "tiled_slide: bands of 16 rows (span 32)");
+        const bool streamed = tiled_unroll(false, radius, tw, band) > 0;
+        gb::path_if(paths, streamed, "tiled_slide: phase two's column pairs streamed");
+        gb::path_if(paths, !streamed, "tiled_slide: phase two's column pairs read up front");
         gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, band, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
         gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
       }

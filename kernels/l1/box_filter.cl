@@ -594,10 +594,44 @@ __attribute__((always_inline)) inline void tiled_slide_segments(__local const TS
 }
 
 // Phase two: item h < BAND * TS_SEGMENTS slides along outputs (h / BAND) * SPAN .. + SPAN - 1 of
-// row h % BAND: the first window from the segment sums, then columns DIAMETER .. DIAMETER + SPAN - 2
-// of the window's start enter one by one while columns 0 .. SPAN - 2 leave, all read from vsum
-// here (kept in registers across the barrier instead, radius 31 held 146 registers, not 128, and
-// ran 10% slower on the H200: docs/PERFORMANCE.md, run 120).
+// row h % BAND: the first window from the segment sums, then step k (1 .. SPAN - 1) adds column
+// TS_ENTER0 + k - 1 of the window's start and subtracts column TS_LEAVE0 + k - 1, read from vsum
+// (kept in registers across the barrier instead, radius 31 held 146 registers, not 128, and ran
+// 10% slower on the H200: docs/PERFORMANCE.md, run 120). Two steps and one output pair a loop
+// turn. TS_UNROLL (a tuning parameter): 0 reads every pair before the first step (the most loads
+// in flight, and the most registers: 254 at radius 31, band 16), n > 0 streams the pairs with n
+// turns unrolled (140 registers there); which is faster depends on the tile (docs/PERFORMANCE.md,
+// session 20).
+#define TS_ENTER0 (TS_OFF + DIAMETER)
+#define TS_LEAVE0 TS_OFF
+#ifndef TS_UNROLL
+#define TS_UNROLL 0
+#endif
+#define TS_PRAGMA(x) _Pragma(#x)
+#define TS_UNROLL_PRAGMA(n) TS_PRAGMA(unroll n)
+#if TS_UNROLL == 0
+#define TS_ENTER_PAIR(i) enter_pairs[(i) - (TS_ENTER0 >> 1)]
+#define TS_LEAVE_PAIR(i) leave_pairs[(i) - (TS_LEAVE0 >> 1)]
+#define TS_TURNS_PRAGMA _Pragma("unroll")
+#else
+#define TS_ENTER_PAIR(i) v[i]
+#define TS_LEAVE_PAIR(i) v[i]
+#define TS_TURNS_PRAGMA TS_UNROLL_PRAGMA(TS_UNROLL)
+#endif
+#define TS_COL(pair_at, c) (((c) & 1) ? TS_HI(pair_at((c) >> 1)) : TS_LO(pair_at((c) >> 1)))  // c: a constant
+// Columns c - 1 and c of a stream (c = start + 2m): one pair where c - 1 is even, else the
+// previous turn's pair (carried in `prev`) and this one's.
+#define TS_STREAM(pair_at, start, m, prev, first, second)                            \
+  if ((start) & 1) {                                                                 \
+    const TS_V2 pair = pair_at(((start) - 1) / 2 + (m));                             \
+    first = TS_LO(pair);                                                             \
+    second = TS_HI(pair);                                                            \
+  } else {                                                                           \
+    const TS_V2 pair = pair_at((start) / 2 + (m));                                   \
+    first = TS_HI(prev);                                                             \
+    second = TS_LO(pair);                                                            \
+    prev = pair;                                                                     \
+  }
 __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2* vsum, __local const TS_H* tsum,
                                                             __local TS_PIX2* osum, const uint h) {
   if (h >= BAND * TS_SEGMENTS) return;
@@ -607,40 +641,33 @@ __attribute__((always_inline)) inline void tiled_slide_rows(__local const TS_V2*
   TS_H s = TS_H_ZERO;
 #pragma unroll
   for (int m = 0; m < TS_MSEG; ++m) s += tsum[row * TS_TSTRIDE + seg + m];
-  TS_V enter[SPAN - 1], leave[SPAN - 1];  // the columns entering and leaving at step k: [k - 1]
+#if TS_UNROLL == 0
+  TS_V2 enter_pairs[SPAN / 2], leave_pairs[SPAN / 2];
 #pragma unroll
-  for (int p = (DIAMETER + TS_OFF) / 2; p <= (DIAMETER + SPAN - 2 + TS_OFF) / 2; ++p) {
-    const TS_V2 pair = v[p];
-#pragma unroll
-    for (int e = 0; e < 2; ++e) {
-      const int c = 2 * p + e - TS_OFF - DIAMETER;
-      if (c >= 0 && c < SPAN - 1) enter[c] = e ? TS_HI(pair) : TS_LO(pair);
-    }
+  for (int i = 0; i < SPAN / 2; ++i) {
+    enter_pairs[i] = v[(TS_ENTER0 >> 1) + i];
+    leave_pairs[i] = v[(TS_LEAVE0 >> 1) + i];
   }
-#pragma unroll
-  for (int p = TS_OFF / 2; p <= (SPAN - 2 + TS_OFF) / 2; ++p) {
-    const TS_V2 pair = v[p];
-#pragma unroll
-    for (int e = 0; e < 2; ++e) {
-      const int c = 2 * p + e - TS_OFF;
-      if (c >= 0 && c < SPAN - 1) leave[c] = e ? TS_HI(pair) : TS_LO(pair);
-    }
-  }
+#endif
   TS_V q = TS_V_ZERO;
 #pragma unroll
   for (int c = 0; c < TS_EXCESS; ++c) {  // the columns past the first window's end
-    q = c % TS_GROUP == 0 ? enter[c] : q + enter[c];
+    q = c % TS_GROUP == 0 ? TS_COL(TS_ENTER_PAIR, TS_ENTER0 + c) : q + TS_COL(TS_ENTER_PAIR, TS_ENTER0 + c);
     if (c % TS_GROUP == TS_GROUP - 1 || c == TS_EXCESS - 1) s -= TS_H_OF(q);
   }
-  TS_PIX even = TS_OUT(s);
-#pragma unroll
-  for (int k = 1; k < SPAN; ++k) {
-    s += TS_STEP(enter[k - 1], leave[k - 1]);
+  const TS_PIX out0 = TS_OUT(s);
+  s += TS_STEP(TS_COL(TS_ENTER_PAIR, TS_ENTER0), TS_COL(TS_LEAVE_PAIR, TS_LEAVE0));
+  o[0] = (TS_PIX2)(out0, TS_OUT(s));
+  TS_V2 enter_prev = TS_ENTER_PAIR(TS_ENTER0 / 2), leave_prev = TS_LEAVE_PAIR(TS_LEAVE0 / 2);  // where the start is even
+  TS_TURNS_PRAGMA
+  for (int m = 1; m < SPAN / 2; ++m) {  // steps 2m and 2m + 1: output pair m
+    TS_V enter_a, enter_b, leave_a, leave_b;
+    TS_STREAM(TS_ENTER_PAIR, TS_ENTER0, m, enter_prev, enter_a, enter_b)
+    TS_STREAM(TS_LEAVE_PAIR, TS_LEAVE0, m, leave_prev, leave_a, leave_b)
+    s += TS_STEP(enter_a, leave_a);
     const TS_PIX out = TS_OUT(s);
-    if (k % 2 == 0)
-      even = out;
-    else
-      o[k / 2] = (TS_PIX2)(even, out);
+    s += TS_STEP(enter_b, leave_b);
+    o[m] = (TS_PIX2)(out, TS_OUT(s));
   }
 }
 
