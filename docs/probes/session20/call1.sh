@@ -1,7 +1,7 @@
 #!/bin/sh
-# Session 20, call 1: whichever GPU comes. Both: the #16 peers table (final binary 6a377f3).
-# L0 local memory read on either. H200 only (the rest): the RGBA8 box rows with 5 repetitions, the SM-side probe and the walk from DRAM, and
-# the harness checklist (FFT filter cold/warm, gate both ways) for GB_SET_ARGS.
+# Session 20, call 1 (run 160): whichever GPU comes, the #16 peers table (binary 6a377f3); on an
+# H200 also the RGBA8 box rows with 5 repetitions, the SM-side probe and the walk from DRAM, and
+# the harness checklist (FFT filter cold / warm, gate both ways) for GB_SET_ARGS.
 set -u
 for f in .device-debs/*.deb; do dpkg -x $f /; done; ldconfig
 export GPU_BENCH_IMAGE_DIR=$PWD/.probe/photos
@@ -9,8 +9,6 @@ R=$OUT/r; mkdir -p $R/h
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > $R/gpu.txt
 date -u >> $R/gpu.txt
 t0=$(date +%s)
-timeout 100 build/gpu_bench --device=gpu --size=3 --benchmark_filter='^L0/LocalMemory/read/type:(float|float2|float4)/stride:1/' --benchmark_repetitions=3 --benchmark_out=$R/local.json --benchmark_out_format=json > $R/local.txt 2>&1
-grep -q H200 $R/gpu.txt || { cat $R/gpu.txt; grep -E "manual_time " $R/local.txt | cut -c1-200; exit 0; }
 timeout 300 build/gpu_bench --device=gpu --size=3 --all_sweeps --benchmark_filter="$(/usr/bin/python3 tools/peers filter)" --benchmark_out=$R/suite.json --benchmark_out_format=json > $R/suite.txt 2>$R/suite.err
 echo "suite exit $? at $(( $(date +%s) - t0 )) s" >> $R/gpu.txt
 timeout 200 python3 tools/peers measure $R/peers.json > $R/peers.txt 2>&1
