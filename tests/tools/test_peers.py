@@ -620,7 +620,7 @@ class Filter(unittest.TestCase):
                                f"--benchmark_filter={flt}"], capture_output=True, text=True, timeout=120)
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         names = [n.replace("/manual_time", "") for n in done.stdout.split()]
-        self.assertLess(len(names), 80)
+        self.assertLess(len(names), 90)
         peers = os.path.join(tempfile.mkdtemp(), "peers.json")
         try:
             run = sr.write_run(peers + ".run", [e for n in names for e in sr.measured(
@@ -637,7 +637,7 @@ class Filter(unittest.TestCase):
         for row in rows:
             if row["id"] != "fft2d_4096_cufft":  # the suite has no 4096^2 2-D FFT yet
                 self.assertIsNotNone(row["suite_benchmark"], row)
-            if "vkfft" in row["id"] or row["id"] in ("dgemm", "histogram_read"):
+            if "vkfft" in row["id"] or row["id"] == "histogram_read":
                 self.assertRegex(row["peer"], r"L0/|vkfft", row)  # the suite-side peers are in the run too
 
 
