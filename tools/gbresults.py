@@ -10,6 +10,7 @@ ends in "_per_second" (rates; higher is better).  tools/gate instead follows eac
 benchmark's declared "primary_metric" (see primary_metric() below).
 """
 
+import gzip
 import json
 import math
 import os
@@ -17,6 +18,7 @@ import re
 import statistics
 import sys
 import tempfile
+import zlib
 
 TIME = "time"  # our name for real_time, always held in seconds
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -71,9 +73,16 @@ def parse_lenient_json(text, what):
 
 
 def load_json(path):
+    """A JSON file, or a gzip-compressed one (name ending in .gz), as kept under docs/results/."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                text = handle.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        raise InputError(f"{path}: not a complete gzip file") from None
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except UnicodeDecodeError:
