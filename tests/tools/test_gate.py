@@ -23,6 +23,17 @@ MARKDOWN_LIMIT = 65536  # GitHub's limit on a comment, in characters
 FLOP = {"flop_per_second": 2e9, "bytes_per_second": 8e6, "items_per_second": 1e6}
 
 
+_NO_STUDIES = tempfile.TemporaryDirectory()
+
+
+def setUpModule():
+    os.environ["GPU_BENCH_RESULTS_DIR"] = _NO_STUDIES.name  # the repository's studies would change the floors
+
+
+def tearDownModule():
+    _NO_STUDIES.cleanup()
+
+
 class GateCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -474,7 +485,8 @@ class Markdown(GateCase):
         self.assertIn("#### Regressions (1)", text)
         self.assertIn(f"| `{slowed['name']}` | flop_per_second |", text)
         self.assertIn("0 inconclusive, 5 too noisy, 494 unchanged", text)  # 5 synthetic runs unconverged above 1%
-        self.assertEqual(lines[-1], "494 benchmark(s) unchanged (within ±5%).")
+        self.assertTrue(lines[-1].startswith("494 benchmark(s) unchanged (within ±5%). Smallest detectable change: "
+                                             "median 5.00%"), lines[-1])
         self.assertEqual([f for f in os.listdir(self.tmp.name) if f.endswith(".tmp")], [])
 
     def test_5000_benchmarks_with_many_changes_stay_under_githubs_limit(self):
@@ -504,7 +516,7 @@ class Markdown(GateCase):
         self.assertIn("more: the job log of `tools/gate` lists them all.", text)
         self.assertIn("#### Missing from the current run (50)", text)
         self.assertIn("#### New in the current run (50)", text)
-        self.assertRegex(text.splitlines()[-1], r"^\d+ benchmark\(s\) unchanged \(within ±5%\)\.$")
+        self.assertRegex(text.splitlines()[-1], r"^\d+ benchmark\(s\) unchanged \(within ±5%\)\. Smallest detectable")
         self.assertIn(fails[0], text)
 
     def test_huge_names_and_messages_are_clipped(self):

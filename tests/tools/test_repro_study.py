@@ -1,0 +1,148 @@
+# test_repro_study.py: tools/repro-study's between-run spread, and tools/gate judging with it: a
+# benchmark whose runs move 5% passes a 4% drift, a quiet one fails a 3% slowdown, each benchmark's
+# smallest detectable change is printed, the study of the runs' device is found by itself.
+"""Run with: /usr/bin/python3 -m unittest discover -s tests/tools -p test_repro_study.py -v"""
+
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synthruns as sr  # noqa: E402
+
+QUIET = "L1/FFT/stockham/n:1024/batch:8/dir:forward/size:1/manual_time"
+QUIET2 = "L1/FFT/stockham/n:4096/batch:8/dir:forward/size:1/manual_time"
+LOUD = "L0/Atomics/global/type:int/method:native/contention:64/size:1/manual_time"
+LOUD2 = "L0/Atomics/global/type:int/method:native/contention:1/size:1/manual_time"
+NAMES = (QUIET, QUIET2, LOUD, LOUD2)
+# Per-run factors on each benchmark's time: the atomics move by several percent between processes.
+RUN_FACTORS = {QUIET: (1.0, 1.001, 0.999, 1.0005), QUIET2: (1.0, 0.9995, 1.001, 1.0),
+               LOUD: (1.0, 1.05, 0.96, 1.03), LOUD2: (1.0, 0.97, 1.04, 1.01)}
+
+
+def one_run(path, factors, device="Synthetic GPU A", slow=None):
+    entries = []
+    for name in NAMES:
+        t = 1e6 * factors[name] * (slow.get(name, 1.0) if slow else 1.0)
+        entry = sr.bench(name, [t], bytes_moved=1 << 20)[0]
+        entry.update(primary_metric="bytes_per_second", noise=0.001, samples=20.0, converged=1.0)
+        entries.append(entry)
+    return sr.write_run(path, entries, sr.context(device=device))
+
+
+class Study(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.runs = [one_run(os.path.join(cls.tmp.name, f"run-{k}.json"), {n: RUN_FACTORS[n][k] for n in NAMES})
+                    for k in range(4)]
+        os.makedirs(os.path.join(cls.tmp.name, "results", "synthetic-study"))
+        cls.spread = os.path.join(cls.tmp.name, "results", "synthetic-study", "spread.json")
+        cls.done = sr.run_tool("repro-study", "study", *cls.runs, "-o", cls.spread)
+        assert cls.done.returncode == 0, cls.done.stderr
+        with open(cls.spread) as handle:
+            cls.data = json.load(handle)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_spread_per_benchmark_pooled_with_its_family(self):
+        data = self.data
+        self.assertEqual((data["format"], data["device"], len(data["runs"])), ("gpu-bench-spread", "Synthetic GPU A", 4))
+        own = statistics.stdev([math.log(1 / f) for f in RUN_FACTORS[LOUD]])
+        self.assertAlmostEqual(data["benchmarks"][LOUD]["own"], own, places=9)
+        # pooled with the family's upper quartile: between the two atomics' own spreads
+        loud = [data["benchmarks"][n] for n in (LOUD, LOUD2)]
+        self.assertGreater(loud[0]["spread"], 0.02)
+        self.assertGreaterEqual(data["benchmarks"][QUIET]["spread"], 0.001)  # the floor
+        self.assertLess(data["benchmarks"][QUIET]["spread"], 0.002)
+        self.assertEqual(data["families"]["L0/Atomics/global"]["benchmarks"], 2)
+        self.assertIn("| L0/Atomics/global | 2 |", self.done.stdout)
+        self.assertIn("| run-0.json vs run-1.json | 4 |", self.done.stdout)
+
+    def gate(self, base, cur, *args, results=None):
+        env = os.environ.get("GPU_BENCH_RESULTS_DIR")
+        os.environ["GPU_BENCH_RESULTS_DIR"] = results or os.path.join(self.tmp.name, "none")
+        try:
+            return sr.run_tool("gate", base, cur, *args)
+        finally:
+            if env is None:
+                del os.environ["GPU_BENCH_RESULTS_DIR"]
+            else:
+                os.environ["GPU_BENCH_RESULTS_DIR"] = env
+
+    def test_the_gate_uses_each_benchmarks_spread(self):
+        d = self.tmp.name
+        base = one_run(os.path.join(d, "base.json"), {n: 1.0 for n in NAMES})
+        # the loud atomics drift 4% (within their spread); the quiet FFT slows by 3%
+        cur = one_run(os.path.join(d, "cur.json"), {n: 1.0 for n in NAMES}, slow={LOUD: 1.04, QUIET: 1.03})
+        done = self.gate(base, cur, "--spread", self.spread)
+        self.assertEqual(done.returncode, 1, done.stdout)
+        lines = {l.split()[0]: l for l in done.stdout.splitlines() if l.startswith(("L0/", "L1/"))}
+        self.assertIn("REGRESSION", lines[QUIET])
+        self.assertNotIn("REGRESSION", lines[LOUD])
+        self.assertIn("run-to-run floor from the study", done.stdout)
+        self.assertIn("floors: 4 study", done.stdout)
+        self.assertRegex(done.stdout, r"smallest detectable change: median [0-9.]+%, at most 2% for 2 \(50.0%\)")
+        # without the study the fixed 5% threshold lets the 3% slowdown through
+        done = self.gate(base, cur, "--no-spread")
+        self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn("floors: 4 fixed", done.stdout)
+
+    def test_a_second_run_within_the_spread_passes(self):
+        d = self.tmp.name
+        again = one_run(os.path.join(d, "again.json"), {QUIET: 1.0012, QUIET2: 0.999, LOUD: 1.045, LOUD2: 0.975})
+        for a, b in ((self.runs[0], again), (again, self.runs[0])):
+            done = self.gate(a, b, "--spread", self.spread)
+            self.assertEqual(done.returncode, 0, done.stdout)
+
+    def test_the_study_of_the_runs_device_is_found_by_itself(self):
+        results = os.path.join(self.tmp.name, "results")
+        done = self.gate(self.runs[0], self.runs[1], results=results)
+        self.assertIn("synthetic-study/spread.json (Synthetic GPU A, 4 runs)", done.stdout)
+        other = [one_run(os.path.join(self.tmp.name, f"other-{k}.json"), {n: 1.0 for n in NAMES}, device="Another GPU")
+                 for k in range(2)]
+        done = self.gate(*other, results=results)
+        self.assertIn("run-to-run floor 1%", done.stdout)  # no study of that device: the fixed floors
+
+    def test_bad_input(self):
+        d = self.tmp.name
+        other = one_run(os.path.join(d, "other.json"), {n: 1.0 for n in NAMES}, device="Another GPU")
+        for args in (("study", self.runs[0], "-o", os.path.join(d, "x.json")),          # one run
+                     ("study", self.runs[0], other, "-o", os.path.join(d, "x.json")),   # two device kinds
+                     ("study", self.runs[0], self.runs[1]),                             # no -o
+                     ("run", "1", d), ("nonsense",), ()):
+            done = sr.run_tool("repro-study", *args)
+            self.assertEqual(done.returncode, 2, (args, done.stdout, done.stderr))
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, (args, done.stderr))
+        done = self.gate(self.runs[0], self.runs[1], "--spread", self.runs[2])  # a run, not a study
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("not a reproducibility study", done.stderr)
+        done = self.gate(other, other, "--spread", self.spread)  # a study of another device
+        self.assertEqual(done.returncode, 2)
+
+
+class RunOnTheDevice(unittest.TestCase):
+    def test_two_fresh_processes_on_a_small_filter(self):
+        exe = os.environ.get("GPU_BENCH")
+        sr.need(exe and os.access(exe, os.X_OK), "GPU_BENCH (the gpu_bench executable)")
+        with tempfile.TemporaryDirectory() as d:
+            done = sr.run_tool("repro-study", "run", "2", d, "--benchmark_filter=^L0/Compute/mad/type:float/width:1/",
+                               "--size=1", "--max_time=0.02", "--progress=0")
+            self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+            with open(os.path.join(d, "spread.json")) as handle:
+                data = json.load(handle)
+            self.assertEqual(len(data["runs"]), 2)
+            self.assertTrue(data["benchmarks"])
+            self.assertTrue(all(b["spread"] >= 0.001 for b in data["benchmarks"].values()))
+            self.assertTrue(os.path.exists(os.path.join(d, "run-1.json")))
+            self.assertTrue(os.path.exists(os.path.join(d, "run-2.json")))
+
+
+if __name__ == "__main__":
+    unittest.main()
