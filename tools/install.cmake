@@ -6,7 +6,7 @@ install(TARGETS gpu_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The result tools, the one list: commands (each gets a link in bin/) and the modules they import.
 # An entry missing from tools/ is skipped; tests/install checks every local import is installed.
-set(GPU_BENCH_TOOLS gate report export summarize peers history rename-history)
+set(GPU_BENCH_TOOLS gate report export summarize peers history repro-study rename-history)
 set(GPU_BENCH_TOOL_MODULES gbresults.py)
 set(GPU_BENCH_TOOLS_DIR ${CMAKE_INSTALL_DATADIR}/gpu-bench/tools)
 # A tool added to tools/ (a merge) reconfigures, so that the list above is read again.
@@ -27,6 +27,14 @@ foreach(entry IN LISTS GPU_BENCH_TOOLS GPU_BENCH_TOOL_MODULES)
     file(CREATE_LINK ${_gpu_bench_tools_from_bin}/${entry} ${link} SYMBOLIC)
     install(FILES ${link} DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
+endforeach()
+
+# The reproducibility studies of each device kind, where tools/gate looks for them beside the tools.
+file(GLOB _gpu_bench_studies CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/results/*/spread.json)
+foreach(study IN LISTS _gpu_bench_studies)
+  get_filename_component(study_dir ${study} DIRECTORY)
+  get_filename_component(study_dir ${study_dir} NAME)
+  install(FILES ${study} DESTINATION ${CMAKE_INSTALL_DATADIR}/gpu-bench/docs/results/${study_dir})
 endforeach()
 
 # README.md at the top and docs/ beside it, so that the README's links (docs/X.md) still resolve.

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
 os.environ.setdefault("GPU_BENCH", os.path.join(BUILD, "gpu_bench"))
 from cli_support import require_device  # noqa: E402
 
-TOOLS = ["gate", "report", "export", "summarize", "peers"]  # at least these (tools/install.cmake)
+TOOLS = ["gate", "report", "export", "summarize", "peers", "repro-study"]  # at least these (tools/install.cmake)
 with open(f"{ROOT}/CMakeLists.txt") as f:
     VERSION = re.search(r"project\(gpu_bench VERSION (\S+)", f.read()).group(1)
 # One small case, as tests/cases/run_case.py runs them (no clock-ramp warm-up: 3 s on PoCL).
@@ -92,6 +92,11 @@ class InstalledTree(unittest.TestCase):
         done = self.installed("gpu-bench-gate", f"{data}/h100_fft_a.json", f"{data}/h100_fft_b.json")
         self.assertIn(done.returncode, (0, 1), done.stderr)  # 1: a regression found, still a verdict
         self.assertRegex(done.stdout, r"PASS|FAIL")
+        # the installed studies give the H200's floors (docs/results/*/spread.json)
+        done = self.installed("gpu-bench-gate", f"{data}/h200_fft_a.json", f"{data}/h200_fft_b.json")
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertIn("run-to-run floor from the study", done.stdout)
+        self.assertIn("share/gpu-bench/docs/results/", done.stdout)
 
 
 class DebianPackage(unittest.TestCase):
