@@ -280,7 +280,10 @@ def cmd_dashboard(args):
 
 def cmd_bench(args):
     from . import scale
-    return scale.run(args)
+    try:
+        return scale.run(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
 
 
 COMMANDS = {"ingest": cmd_ingest, "gate": cmd_gate, "trend": cmd_trend, "runs": cmd_runs,
@@ -304,5 +307,6 @@ def main(argv=None):
         print(f"history: error: {err}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"history: error: {err.filename or ''}: {err.strerror}", file=sys.stderr)
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"history: error: {where}{err.strerror}", file=sys.stderr)
         return 2

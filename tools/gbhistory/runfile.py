@@ -42,8 +42,9 @@ RESULT_COLUMNS = ("run_id", "name", "repetition", "family", "metric", "value", "
 
 
 def _loads(text, path):
-    try:  # bare NaN/Infinity (Google Benchmark's) are missing values
-        return gb._finite(json.loads(text, parse_constant=lambda _: None))
+    try:  # bare NaN/Infinity (Google Benchmark's) are missing values; an overflow (1e999) is
+        # read as inf, which every number below is checked against (gb.is_number)
+        return json.loads(text, parse_constant=lambda _: None)
     except json.JSONDecodeError:
         pass
     try:  # a C++ stream's nan/inf as well: the slower lenient reader

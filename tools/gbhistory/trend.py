@@ -14,6 +14,7 @@ means a step is found once it has held for PERSIST runs.
 """
 
 import math
+import statistics
 
 import numpy as np
 
@@ -83,8 +84,8 @@ def _append(series, run_id, date, revision, values, noise, flagged):
     series.run_ids.append(run_id)
     series.dates.append(date)
     series.revisions.append(revision)
-    series.values.append(float(np.median(values)))
-    series.noise.append(float(np.median(noise)) if noise else None)
+    series.values.append(values[0] if len(values) == 1 else statistics.median(values))
+    series.noise.append((noise[0] if len(noise) == 1 else statistics.median(noise)) if noise else None)
     series.flagged.append(all(flagged))
 
 
