@@ -186,6 +186,8 @@ class Store:
 
     def migrate(self, to=SCHEMA_VERSION):
         """Bring the store to schema version `to`, in one transaction."""
+        if self.version() == to:  # the usual case, read without taking the write lock
+            return
         self.begin()
         try:
             if self.postgres:
