@@ -118,7 +118,8 @@ class StoreCases:
             store.close()
 
     def test_ingest_stores_each_file_once(self):
-        paths, names = write_runs(self.tmp.name, count=3)
+        note = "a tab\there, a back\\slash, a line\nend, \\N"
+        paths, names = write_runs(self.tmp.name, count=3, flags={0: {"note": note}})
         status, out, _ = history("ingest", "--db", self.db, *paths)
         self.assertEqual(status, 0)
         self.assertIn("3 run(s) stored", out)
@@ -133,6 +134,7 @@ class StoreCases:
         self.assertEqual(row, (sr.FINGERPRINT_A, "Synthetic GPU A", "rev000", "ci-runner", "small", "0.1.0", "1.0",
                                "2026-10-01T06:00:00+00:00"))
         self.assertEqual(store.query("SELECT value FROM context WHERE key = 'platform'")[0][0], "Synthetic OpenCL")
+        self.assertEqual(store.query("SELECT value FROM context WHERE key = 'note'"), [(note,)])
         store.close()
 
     def test_repetitions_are_rows_and_aggregates_are_skipped(self):

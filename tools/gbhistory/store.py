@@ -8,6 +8,7 @@ is versioned: schema_version holds the version, and MIGRATIONS[k] takes a store 
 to k + 1, so a store made by any earlier tools/history is brought up to date when opened.
 """
 
+import io
 import re
 import sqlite3
 import urllib.parse
@@ -145,11 +146,11 @@ class Store:
         """Insert rows in one statement per page: psycopg2's executemany makes a round trip per row."""
         if not rows:
             return
-        if self.postgres:
-            from psycopg2.extras import execute_values
-            head = self.sql(text.split(" VALUES ", 1)[0])
+        if self.postgres:  # COPY: a fraction of the server's and the client's work of INSERTs
+            head = text.split(" VALUES ", 1)[0].replace("INSERT INTO", "COPY", 1)
+            buffer = io.StringIO("".join("\t".join(map(_copy_text, row)) + "\n" for row in rows))
             with self.conn.cursor() as cur:
-                execute_values(cur, head + " VALUES %s", rows, page_size=2000)
+                cur.copy_expert(head + " FROM STDIN", buffer)
         else:
             self.conn.executemany(text, rows)
 
@@ -210,6 +211,18 @@ class Store:
             self.conn.close()
         except Exception:  # closing a broken connection: nothing left to do
             pass
+
+
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _copy_text(value):
+    """One field of COPY's text format: NULL as \\N, backslash, tab and line ends escaped."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, str):
+        return value.translate(_COPY_ESCAPES)
+    return repr(value)
 
 
 def secrets_of(url):
