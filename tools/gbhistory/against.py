@@ -181,7 +181,7 @@ def compare(gate, hist, current, args):
             if base_side.repeated and base_side.var * base_side.reps > cur_side.var:
                 # One new run varies from the others as much as they vary among themselves.
                 cur_side.var, cur_side.df = base_side.var * base_side.reps, base_side.df
-            result.comparisons.append(gate.Comparison(key, metric, base_side, cur_side, args))
+            result.comparisons.append(_comparison_class(gate)(key, metric, base_side, cur_side, args))
     pvalues = [c.pvalue for c in result.comparisons]
     for comparison, q in zip(result.comparisons, gate.benjamini_hochberg(pvalues)):
         comparison.qvalue = q
@@ -191,6 +191,16 @@ def compare(gate, hist, current, args):
             comparison.verdict = f"{UNRELIABLE}: {why}"
     result.comparisons.sort(key=lambda c: (rank(gate, c.verdict), -max(c.slowdown, c.speedup)))
     return result
+
+
+def _evidence(self):
+    history = f"spread of {self.base.reps} runs" if self.base.repeated else f"1 run, {self.base.describe()}"
+    return f"{history} / {self.cur.describe()}" + (", launch-bound" if self.launch_bound else "")
+
+
+def _comparison_class(gate):
+    """tools/gate's Comparison, its evidence naming the history."""
+    return type("HistoryComparison", (gate.Comparison,), {"evidence": property(_evidence)})
 
 
 def rank(gate, verdict):

@@ -207,8 +207,8 @@ def cmd_gate(args):
 # ---------------------------------------------------------------- trend, runs
 
 def cmd_trend(args):
-    if args.window < 2:
-        raise UsageError("--window must be at least 2")
+    if args.window < trend.PERSIST:
+        raise UsageError(f"--window must be at least {trend.PERSIST}: a step must hold that many runs")
     pattern = re.compile(args.benchmark) if args.benchmark else None
     store = open_store(args)
     series = trend.load(store, args.device, pattern.search if pattern else None)
