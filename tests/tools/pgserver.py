@@ -45,7 +45,8 @@ def start():
     bin_dir = bindir()
     if bin_dir is None:
         return None
-    directory = tempfile.mkdtemp(prefix="gpu-bench-pg-")
+    # /tmp: short enough for the socket's path (107 bytes at most), and open to the server's user
+    directory = tempfile.mkdtemp(prefix="gpu-bench-pg-", dir="/tmp" if os.path.isdir("/tmp") else None)
     as_user = None
     if os.getuid() == 0:  # initdb refuses root: run the server as nobody, in a directory it owns
         as_user = "nobody"

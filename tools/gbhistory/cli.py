@@ -63,14 +63,17 @@ def parse_args(argv):
     add_db(p)
     p.add_argument("current", metavar="RUN.json|RUN_ID", help="a run file, or a stored run's id (or its start)")
     p.add_argument("--against", default="last:20", help="last:N (default last:20), FROM..TO dates, or tag:NAME")
-    p.add_argument("--threshold", type=float, default=5.0, metavar="PCT")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--min-noise", type=float, default=1.0, metavar="PCT")
-    p.add_argument("--launch-noise", type=float, default=10.0, metavar="PCT")
-    p.add_argument("--max-noise", type=float, default=None, metavar="PCT")
-    p.add_argument("--markdown", metavar="FILE")
-    p.add_argument("--fail-on-missing", action="store_true")
-    p.add_argument("--fail-on-error", action="store_true")
+    # tools/gate's options, with its defaults
+    p.add_argument("--threshold", type=float, default=5.0, metavar="PCT", help="slowdown that counts (default 5)")
+    p.add_argument("--alpha", type=float, default=0.05, help="false-discovery rate (default 0.05)")
+    p.add_argument("--min-noise", type=float, default=1.0, metavar="PCT", help="run-to-run floor (default 1)")
+    p.add_argument("--launch-noise", type=float, default=10.0, metavar="PCT",
+                   help="the floor of launch-bound benchmarks (default 10)")
+    p.add_argument("--max-noise", type=float, default=None, metavar="PCT",
+                   help="a single run noisier than this is too noisy (default: the threshold)")
+    p.add_argument("--markdown", metavar="FILE", help="also write a pull-request comment")
+    p.add_argument("--fail-on-missing", action="store_true", help="fail when a benchmark of the history is missing")
+    p.add_argument("--fail-on-error", action="store_true", help="fail on any errored benchmark")
 
     p = sub.add_parser("trend", help="series and change points")
     add_db(p)
