@@ -24,7 +24,7 @@ import pgserver
 import synthruns as sr
 
 sys.path.insert(0, sr.TOOLS)
-from gbhistory import cli, runfile, store as st  # noqa: E402
+from gbhistory import against, cli, runfile, store as st  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 SERVER = {}  # "server": the running PostgreSQL, or "error": why it did not start
@@ -86,6 +86,18 @@ def write_runs(directory, count=10, benchmarks=6, fingerprint=sr.FINGERPRINT_A, 
                          date=f"2026-10-{first_day + r:02d}T06:00:00+00:00", **(flags or {}).get(r, {}))
         paths.append(sr.write_run(os.path.join(directory, f"{prefix}{r:02d}.json"), entries, ctx))
     return paths, [s["name"] for s in specs]
+
+
+def run_gate(*args):
+    """tools/gate in this process: (exit status, stdout)."""
+    gate, out = against.load_gate(), io.StringIO()
+    argv, sys.argv = sys.argv, ["gate", *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            status = gate.main()
+    finally:
+        sys.argv = argv
+    return status, out.getvalue()
 
 
 def verdicts(stdout):
@@ -347,6 +359,27 @@ class StoreCases:
 class SQLiteStore(StoreCases, unittest.TestCase):
     def url(self):
         return os.path.join(self.tmp.name, "results.sqlite")
+
+    def test_against_one_run_it_judges_as_tools_gate_does(self):
+        # Two runs of one binary on an H100 (and an H200 beside it): with one run of history the test
+        # is tools/gate's; only the benchmarks either run flagged (converged 0) are judged otherwise.
+        data = os.path.join(sr.HERE, "data")
+        a, b = os.path.join(data, "h100_fft_a.json"), os.path.join(data, "h100_fft_b.json")
+        self.assertEqual(history("ingest", "--db", self.db, a, os.path.join(data, "h200_fft_a.json"))[0], 0)
+        status, out, err = history("gate", "--db", self.db, b, "--against", "last:1")
+        gate_status, gate_out = run_gate(a, b)
+        self.assertEqual(status, gate_status, out + err)
+        self.assertIn("1 run(s) of NVIDIA H100 80GB HBM3", out)
+        ours, theirs = verdicts(out), verdicts(gate_out)
+        compared = [k for k, v in ours.items() if not v.startswith("unreliable") and k in theirs]
+        self.assertGreater(len(compared), 100)
+        self.assertEqual({k: ours[k] for k in compared}, {k: theirs[k] for k in compared})
+        with open(b, encoding="utf-8") as handle:
+            unconverged = {e["run_name"] for e in json.load(handle)["benchmarks"] if e.get("converged") == 0}
+        # Those unconverged in both runs have no history (flagged values are left out of it): new.
+        self.assertEqual({k for k, v in ours.items() if v.startswith("unreliable")}, unconverged & set(ours))
+        new = out[out.index("New in CURRENT"):]
+        self.assertTrue(all(k in new for k in unconverged - set(ours)))
 
     def test_a_locked_store_is_status_4(self):
         paths, _ = write_runs(self.tmp.name, count=1)
