@@ -213,9 +213,11 @@ class StoreCases:
     def test_gate_finds_a_regression_and_judges_flagged_benchmarks_unreliable(self):
         busy, slow, unconverged = 2, 3, 4
         names = write_runs(self.tmp.name, count=9)[1]
-        current_flags = {8: {"host_busy_benchmarks": json.dumps([{"name": names[busy], "reason": "host busy"}]),
-                             "slow_device_benchmarks": json.dumps([{"name": names[slow],
-                                                                    "reason": "device below its steady rate"}])}}
+        # gpu_bench lists them by name without /manual_time, as JSON text in the context.
+        listed = [{"name": names[i].replace("/manual_time", ""), "reason": why}
+                  for i, why in ((busy, "host busy"), (slow, "device below its steady rate"))]
+        current_flags = {8: {"host_busy_benchmarks": json.dumps(listed[:1]),
+                             "slow_device_benchmarks": json.dumps(listed[1:])}}
         # Run 8 is today's: benchmark 0 takes 1.2x as long, and the flagged ones 1.5x.
         paths, _ = write_runs(self.tmp.name, count=9, flags=current_flags,
                               steps=[(0, 8, 1.2), (busy, 8, 1.5), (slow, 8, 1.5), (unconverged, 8, 1.5)])

@@ -136,7 +136,8 @@ class Current:
 
 
 def history_run(store, ids, device):
-    """A gbresults.Run with one iteration entry per stored run for each benchmark (their medians)."""
+    """A gbresults.Run with one iteration entry per stored run for each benchmark (their medians);
+    its flagged_values counts the values left out as flagged."""
     per = {}  # (name) -> {run_id: [values]}, plus the counters of the last entry seen
     counters = {}
     if ids:
@@ -144,8 +145,12 @@ def history_run(store, ids, device):
         rows = store.query(f"SELECT {RESULT_FIELDS} FROM results r WHERE r.run_id IN ({marks})", list(ids))
     else:
         rows = []
+    flagged = 0
     for run_id, name, metric, value, noise, samples, converged, hod, error, busy, slow in rows:
-        if error is not None or value is None or value <= 0 or flag_reason(busy, slow, converged):
+        if error is not None or value is None or value <= 0:
+            continue
+        if flag_reason(busy, slow, converged):
+            flagged += 1
             continue
         per.setdefault(name, {}).setdefault(run_id, []).append(value)
         counters.setdefault(name, {}).setdefault(run_id, (metric, noise, samples, converged, hod))
@@ -156,6 +161,7 @@ def history_run(store, ids, device):
             metric, noise, samples, converged, hod = counters[name][run_id]
             bench.add(entry(name, metric, statistics.median(values), noise, samples, converged, hod, None))
         run.benches[name] = bench
+    run.flagged_values = flagged
     return run
 
 

@@ -168,9 +168,12 @@ def gate_against_history(store, current, against, args, gate):
     device = current.run.device
     if not ids:
         return None, f"no stored run of {device} ({current.fingerprint}) matches {against.text}", 0
+    history = hist.history_run(store, [i[0] for i in ids], device)
     described = (f"{len(ids)} run(s) of {device} ({current.fingerprint}), {against.text}, "
                  f"{ids[-1][1][:10]} to {ids[0][1][:10]}")
-    result = hist.compare(gate, hist.history_run(store, [i[0] for i in ids], device), current, args)
+    if history.flagged_values:
+        described += f"; {history.flagged_values} flagged value(s) left out"
+    result = hist.compare(gate, history, current, args)
     return result, described, len(ids)
 
 

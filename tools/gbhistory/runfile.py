@@ -11,6 +11,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 
 import gbresults as gb
 
@@ -81,6 +82,11 @@ def _listed(context, key):
     return {item["name"] for item in value if isinstance(item, dict) and isinstance(item.get("name"), str)}
 
 
+def _listed_as(key, names):
+    """gpu_bench lists a benchmark by its name without Google Benchmark's /manual_time suffix."""
+    return key in names or re.sub(r"/(manual_time|real_time)$", "", key) in names
+
+
 def family(name):
     """L0/GlobalBandwidth/copy/... -> L0/GlobalBandwidth: what the dashboard filters by."""
     return "/".join(name.split("/")[:2])
@@ -145,7 +151,7 @@ def rows_of(data, run_id, source):
                         None if error else gb.entry_value(entry, gb.REAL_TIME), _number(entry.get("noise")),
                         _number(entry.get("samples")), None if converged is None else int(converged),
                         _number(entry.get("host_over_device")), error,
-                        int(key in busy or entry["name"] in busy), int(key in slow or entry["name"] in slow)))
+                        int(_listed_as(key, busy)), int(_listed_as(key, slow))))
     date = utc_date(context.get("date")) or now_utc()[:19] + "+00:00"
     flags = {k: context[k] for k in FLAG_KEYS if k in context}
     run = {"id": run_id, "date": date, "ingested_at": now_utc(), "source": source,
