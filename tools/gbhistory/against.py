@@ -24,6 +24,7 @@ from . import runfile
 
 TOOLS = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 UNRELIABLE = "unreliable"
+MARKDOWN_ROOM = 64000  # bytes of the whole comment; GitHub refuses comments over 65,536 characters
 RESULT_FIELDS = "r.run_id, r.name, r.metric, r.value, r.noise, r.samples, r.converged, r.host_over_device, " \
                 "r.error, r.host_busy, r.device_slow"
 
@@ -228,16 +229,24 @@ def counts(gate, result):
 
 def markdown(gate, result, cur_run, args, reasons, described):
     """tools/gate's pull-request comment, with the history described and the unreliable benchmarks listed."""
-    text = gate.markdown(result, cur_run, args, reasons).replace(gate.counts(result), counts(gate, result), 1)
+    text = gate.markdown(result, cur_run, args, reasons)
+    text = text.replace(gate.counts(result) + ".", f"{counts(gate, result)}.\n\nHistory: {described}.", 1)
     text = text.replace("### gpu-bench gate:", "### gpu-bench gate against history:", 1)
     head, _, summary = text.rstrip("\n").rpartition("\n")
     flagged = unreliable(result)
-    lines = [f"History: {described}.", ""]
-    if flagged:
-        lines += [f"#### Unreliable: flagged by the run ({len(flagged)})", ""]
-        shown = flagged[:gate.FIRST_ROWS * 5]
-        lines += [gate.md_item(c.key, c.verdict[len(UNRELIABLE) + 2:]) for c in shown]
-        if len(shown) < len(flagged):
-            lines += ["", gate.more(len(flagged) - len(shown))]
-        lines.append("")
-    return head + "\n" + "\n".join(lines) + summary + "\n"
+    if not flagged:
+        return text
+    lines = [f"#### Unreliable: flagged by the run ({len(flagged)})", ""]
+    # tools/gate keeps its comment within MARKDOWN_LIMIT; this section gets what is left below GitHub's 65,536.
+    room = MARKDOWN_ROOM - len((head + summary).encode("utf-8")) - 200
+    shown = 0
+    for c in flagged:
+        item = gate.md_item(c.key, c.verdict[len(UNRELIABLE) + 2:])
+        room -= len(item.encode("utf-8")) + 1
+        if room < 0:
+            break
+        lines.append(item)
+        shown += 1
+    if shown < len(flagged):
+        lines += ["", gate.more(len(flagged) - shown)]
+    return head + "\n" + "\n".join(lines) + "\n\n" + summary + "\n"
