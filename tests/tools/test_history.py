@@ -7,6 +7,7 @@ cases run; without it the PostgreSQL cases skip, or fail under CI=true.
 """
 
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -415,10 +416,7 @@ class PostgresStore(StoreCases, unittest.TestCase):
         if SERVER.get("error"):
             raise AssertionError(f"PostgreSQL did not start: {SERVER['error']}")
         sr.need(SERVER.get("server") is not None, "PostgreSQL (Debian packages postgresql, python3-psycopg2)")
-        try:
-            import psycopg2  # noqa: F401
-        except ImportError:
-            sr.need(False, "python3-psycopg2 (Debian package)")
+        sr.need(importlib.util.find_spec("psycopg2") is not None, "python3-psycopg2 (Debian package)")
 
     def url(self):
         """The server's one database, emptied: TRUNCATE is much faster than making the tables again."""

@@ -50,7 +50,8 @@ class Against:
             self.tag = text[4:]
         elif ".." in text:
             start, end = text.split("..", 1)
-            self.start, self.end = (_day(start, "T00:00:00") if start else None), (_day(end, "T23:59:59") if end else None)
+            self.start = _day(start, "T00:00:00") if start else None
+            self.end = _day(end, "T23:59:59") if end else None
             if (start and self.start is None) or (end and self.end is None):
                 raise ValueError(f"--against {text}: dates are YYYY-MM-DD or ISO 8601")
         else:

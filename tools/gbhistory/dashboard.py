@@ -124,8 +124,8 @@ def verdict_table(gate, result):
     same = len(rows) - len(shown)
     out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in gate.HEADER) + "</tr>"]
     for c, cells in shown:
-        out.append(f"<tr class='{verdict_class(c.verdict)}'>" + "".join(
-            f"<td{' class=num' if 1 < i < 6 else ''}>{html.escape(cell)}</td>" for i, cell in enumerate(cells)) + "</tr>")
+        tds = (f"<td{' class=num' if 1 < i < 6 else ''}>{html.escape(cell)}</td>" for i, cell in enumerate(cells))
+        out.append(f"<tr class='{verdict_class(c.verdict)}'>" + "".join(tds) + "</tr>")
     out.append("</table>")
     out.append(f"<p>{same} benchmark(s) unchanged (within ±5%).</p>")
     lists = [(t, items) for t, items in gate.key_lists(result) if items]

@@ -84,13 +84,16 @@ def run(args):
     runs_dir = os.path.join(workdir, "runs")
     made = os.path.join(runs_dir, "made.json")
     wanted = {"runs": args.runs, "benchmarks": args.benchmarks}
-    reuse = os.path.exists(made) and json.load(open(made, encoding="utf-8")) == wanted  # a second store, same runs
+    reuse = False  # a second store is measured on the same runs
+    if os.path.exists(made):
+        with open(made, encoding="utf-8") as handle:
+            reuse = json.load(handle) == wanted
     if not reuse and os.path.isdir(runs_dir):
         shutil.rmtree(runs_dir)
     os.makedirs(runs_dir, exist_ok=True)
     db = ["--db", args.db]
-    print(f"history bench: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {args.runs} runs x {args.benchmarks} benchmarks into {st.redact(args.db)}, "
-          f"files in {workdir}", flush=True)
+    print(f"history bench: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {args.runs} runs x "
+          f"{args.benchmarks} benchmarks into {st.redact(args.db)}, files in {workdir}", flush=True)
     started = time.monotonic()
     if reuse:
         paths = sorted(os.path.join(runs_dir, f) for f in os.listdir(runs_dir) if f.startswith("run"))
@@ -106,7 +109,8 @@ def run(args):
           f"({done.stdout.strip().splitlines()[-1]})",
           flush=True)
     seconds, done = timed([HISTORY, "gate", *db, paths[-1], "--against", "last:20"])
-    print(f"  gate --against last:20: {seconds:.2f} s, CPU {done.cpu:.2f} s ({done.stdout.strip().splitlines()[-2]})", flush=True)
+    print(f"  gate --against last:20: {seconds:.2f} s, CPU {done.cpu:.2f} s "
+          f"({done.stdout.strip().splitlines()[-2]})", flush=True)
     site = os.path.join(workdir, "site")
     seconds, done = timed([HISTORY, "dashboard", *db, "-o", site])
     size = sum(os.path.getsize(os.path.join(site, f)) for f in os.listdir(site))

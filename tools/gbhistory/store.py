@@ -109,7 +109,8 @@ class Store:
         # isolation_level None: transactions are begun and ended here, explicitly.
         self.conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
         self.conn.execute("PRAGMA journal_mode = WAL")  # readers do not block the writer
-        self.conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; a crash loses no committed run's integrity
+        # With WAL, a power loss may lose the last commits, never the store's consistency.
+        self.conn.execute("PRAGMA synchronous = NORMAL")
         self.conn.execute("PRAGMA foreign_keys = ON")
 
     def _open_postgres(self, busy_timeout):
