@@ -1,6 +1,6 @@
 #!/bin/sh
-# run_tool_tests.sh: runs the tests of tools/gate, export, report, summarize, rename-history and peers (tests/tools/test_*.py).
-# Exits non-zero when a test fails; with CI=true a missing python3-matplotlib or chromium fails instead of skipping.
+# run_tool_tests.sh: runs the tests of tools/gate, export, report, summarize, rename-history, peers and history (tests/tools/test_*.py).
+# Exits non-zero when a test fails; with CI=true a missing python3-matplotlib, chromium or postgresql fails instead of skipping.
 set -eu
 cd "$(dirname "$0")/../.."
 export PYTHONDONTWRITEBYTECODE=1  # leave no __pycache__ in the source tree
