@@ -191,6 +191,7 @@ def compare(gate, hist, current, args):
                 cur_side.var, cur_side.df = base_side.var * base_side.reps, base_side.df
             result.comparisons.append(_comparison_class(gate)(key, metric, base_side, cur_side, args))
     pvalues = [c.pvalue for c in result.comparisons]
+    gate.set_detectable(result.comparisons, args)
     for comparison, q in zip(result.comparisons, gate.benjamini_hochberg(pvalues)):
         comparison.qvalue = q
         comparison.judge(args)
