@@ -219,7 +219,7 @@ class StoreCases:
                   for i, why in ((busy, "host busy"), (slow, "device below its steady rate"))]
         current_flags = {8: {"host_busy_benchmarks": json.dumps(listed[:1]),
                              "slow_device_benchmarks": json.dumps(listed[1:])}}
-        # Run 8 is today's: benchmark 0 takes 1.2x as long, and the flagged ones 1.5x.
+        # The last run is today's: benchmark 0 takes 1.2x as long, and the flagged ones 1.5x.
         paths, _ = write_runs(self.tmp.name, count=9, flags=current_flags,
                               steps=[(0, 8, 1.2), (busy, 8, 1.5), (slow, 8, 1.5), (unconverged, 8, 1.5)])
         with open(paths[8], encoding="utf-8") as handle:
@@ -245,7 +245,7 @@ class StoreCases:
         self.assertIn("#### Regressions (1)", text)
         self.assertIn("#### Unreliable: flagged by the run (3)", text)
         self.assertIn("3 unreliable", text)
-        # Ingested, today's run is not its own history; last:3 is runs 5-7.
+        # Ingested, today's run is not its own history; last:3 is the three runs before it.
         self.assertEqual(history("ingest", "--db", self.db, paths[8])[0], 0)
         status, out, _ = history("gate", "--db", self.db, paths[8], "--against", "last:3")
         self.assertEqual(status, 1)
@@ -254,7 +254,7 @@ class StoreCases:
 
     def test_gate_uses_the_spread_of_the_history(self):
         # Benchmark 0 moves by +-6% from run to run in the history (far beyond its 0.1-1% noise):
-        # a current run 8% slower is within that spread; benchmark 1, steady, fails at 8%.
+        # a current one 8% slower is within that spread; benchmark 1, steady, fails at 8%.
         paths, names = write_runs(self.tmp.name, count=9, steps=[(0, 0, 1.06), (0, 1, 0.94), (0, 2, 1.06),
                                                                  (0, 3, 0.94), (0, 4, 1.06), (0, 5, 0.94),
                                                                  (0, 6, 1.06), (0, 7, 0.94), (0, 8, 1.08),
@@ -322,7 +322,7 @@ class StoreCases:
     def test_concurrent_writers_store_every_run_once(self):
         paths, names = write_runs(self.tmp.name, count=8, benchmarks=20)
         script = os.path.join(sr.TOOLS, "history")
-        # Two writers at once over overlapping sets: runs 0-5 and 2-7.
+        # Two writers at once over overlapping sets: the first six runs and the last six of eight.
         procs = [subprocess.Popen([script, "ingest", "--db", self.db, *paths[a:b]], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for a, b in ((0, 6), (2, 8))]
         outputs = [p.communicate(timeout=120) for p in procs]
