@@ -448,7 +448,7 @@ def metric_label(metric):
 
 # ---------------------------------------------------------------- names
 
-# The one rename of 2026-11 (the naming grammar, README "Changelog"): (old, new) regular
+# The one rename of 2026-11 (the naming grammar, CHANGELOG.md): (old, new) regular
 # expressions over a benchmark name without its /manual_time; the first rule that matches applies.
 RENAMES_2026_11 = [
     (r"^L0/Atomics/(global|local)/int/", r"L0/Atomics/\1/type:int/method:native/"),

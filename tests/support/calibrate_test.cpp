@@ -31,7 +31,7 @@ TEST(Calibrate, SteadyUnitsGetTheSmallestBatchThatLastsTheTarget) {
 TEST(Calibrate, ABatchSlowerPerUnitThanItsQuarterIsCutToTheQuarter) {
   const int unchecked = gb::calibrate(gapped_timer(), 5e-3, 1e-3, 1 << 20, false);
   EXPECT_GT(unchecked, 4096);  // the target alone lands in the gaps
-  // 5120 units run 23% slower per unit than 1280, which run 3% slower than 320; 320 units last
+  // 5120 units take 23% longer per unit than 1280, which take 3% longer than 320; 320 units last
   // 0.32 ms, under the 1 ms floor, so 1280 it is.
   EXPECT_EQ(gb::calibrate(gapped_timer(), 5e-3, 1e-3, 1 << 20, true), unchecked / 4);
   // With a lower floor the second quarter is taken too (at most two).
@@ -39,7 +39,7 @@ TEST(Calibrate, ABatchSlowerPerUnitThanItsQuarterIsCutToTheQuarter) {
 }
 
 TEST(Calibrate, ASlowerBatchIsConfirmedOnTheMedianOfThreeSamples) {
-  // Steady 1 us units; the batch of 5120 runs 10% slow in the samples `slow` lists (a stall of
+  // Steady 1 us units; the batch of 5120 is 10% slow in the samples `slow` lists (a stall of
   // the host once; gaps that come and go in most samples).
   auto timer = [](int* big_runs, std::vector<bool> slow) {
     return [big_runs, slow](int units) {

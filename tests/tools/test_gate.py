@@ -125,7 +125,7 @@ class OneBinary(GateCase):
 
 
 class H200(GateCase):
-    """Two runs of one binary on an H200 (run 29, with primary_metric): launch-bound 2-D FFTs moved
+    """Two processes of one binary on an H200 (with primary_metric): launch-bound 2-D FFTs moved
     up to 35% between them, which the 10% launch-bound floor and the too-noisy rule absorb."""
 
     A, B = os.path.join(DATA, "h200_fft_a.json"), os.path.join(DATA, "h200_fft_b.json")
