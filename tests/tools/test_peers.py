@@ -281,7 +281,7 @@ class Table(unittest.TestCase):
         for rid in ("fft1d_1024_cufft", "fft1d_4096_cufft", "fft1d_16384_cufft", "fft2d_2048_cufft",
                     "fft2d_4096_cufft"):
             self.assertEqual(rows[rid]["verdict"], "weak peer", rows[rid])
-            self.assertIn("weak peer: at 0.", rows[rid]["note"])
+            self.assertIn("the peer at 0.", rows[rid]["note"])
             self.assertLess(rows[rid]["peer_of_limit"], 0.5)
         self.assertAlmostEqual(rows["fft1d_1024_cufft"]["peer_of_limit"], 12.86e12 / 2.008 * 16 / 50 / 4.24e12)
         self.assertAlmostEqual(rows["fft1d_1048576_cufft"]["peer_of_limit"], 9.36e12 / 1.277 * 32 / 100 / 4.24e12)

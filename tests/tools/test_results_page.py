@@ -119,7 +119,7 @@ class Synthetic(unittest.TestCase):
         self.put("gpu9-2026-12-01", "odd.json", {"something": "else"})
         done = page("--results", self.results, "--out", self.out)
         self.assertEqual(done.returncode, 2)
-        self.assertIn("neither a gpu_bench run nor a peers file", done.stderr)
+        self.assertIn("neither a gpu_bench run, a peers file nor a reproducibility study", done.stderr)
         self.assertEqual(len(done.stderr.strip().splitlines()), 1)
 
 
