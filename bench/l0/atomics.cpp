@@ -1,13 +1,8 @@
 // L0/Atomics: global and local atomic add on int and float (native cl_ext_float_atomics, or a
 // compare-and-swap loop), from each work item on its own address to all on one. Items per unit:
-// atomic adds (work items * iterations); no bytes are declared. Global counters come in several
-// allocations that the units take in turn: which L2 slices serve contended addresses follows
-// their physical placement, which changes between processes (a process with one allocation read
-// some contention levels 5-40% apart from another at 0.01-0.7% noise), and the mean over
-// kPlacements of them moves about sqrt(kPlacements) times less.
+// atomic adds (work items * iterations); no bytes are declared.
 #include <algorithm>
 #include <memory>
-#include <vector>
 
 #include "gpu_bench.hpp"
 #include "reference/atomics.hpp"
@@ -40,8 +35,6 @@ constexpr uint32_t kGlobalIters = 16, kLocalIters = 64;
 // A CAS loop under contention c costs O(c) failed attempts per success: above this the figure
 // measures retry storms, and at 2^18 sharers a single launch would take seconds.
 constexpr size_t kMaxCasContention = 256;
-// Independent allocations of the global counters a unit rotates over (support/working_sets).
-constexpr size_t kPlacements = 8;
 
 size_t work_items_of(int size_class) {
   static const size_t by_class[] = {4096, 65536, 262144, 262144};
@@ -62,12 +55,9 @@ struct Params {
 
 // ---- set-up (once per configuration) ----------------------------------------------------------
 struct Fixture {
-  std::vector<cl::Kernel> kernels;   // one per placement, bound to its counters
-  std::vector<cl::Buffer> counters;
-  gb::Rotation rotation{1};
+  cl::Kernel kernel;
+  cl::Buffer counters;
 };
-
-size_t placements(const Params& p) { return p.space == Space::global ? kPlacements : 1; }
 
 // The one program of a configuration: built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
@@ -82,62 +72,46 @@ gb::ProgramKey program_of(const Params& p) {
 
 std::unique_ptr<Fixture> make_fixture(const Params& p) {
   auto fx = std::make_unique<Fixture>();
-  fx->rotation = gb::Rotation(placements(p));
-  for (size_t i = 0; i < placements(p); ++i) {
-    cl::Kernel k = gb::session().kernel(program_of(p), p.space == Space::global ? "atomics_global" : "atomics_local");
-    gb::require_work_group(k, kGroup);
-    cl::Buffer counters = gb::make_buffer(p.counters() * 4);
-    // The timed launches add into the global counters: from zero, not from whatever bits a fresh
-    // buffer holds (a float CAS on NaN or denormals would time other arithmetic).
-    if (p.space == Space::global)
-      GB_CL(gb::session().queue().enqueueFillBuffer(counters, cl_uint(0), 0, p.counters() * 4));
-    GB_SET_ARGS(k, counters, static_cast<cl_uint>(p.addresses()));
-    fx->kernels.push_back(k);
-    fx->counters.push_back(counters);
+  fx->kernel = gb::session().kernel(program_of(p), p.space == Space::global ? "atomics_global" : "atomics_local");
+  gb::require_work_group(fx->kernel, kGroup);
+  fx->counters = gb::make_buffer(p.counters() * 4);
+  // The timed launches add into the global counters: from zero, not from whatever bits a fresh
+  // buffer holds (a float CAS on NaN or denormals would time other arithmetic).
+  if (p.space == Space::global) {
+    GB_CL(gb::session().queue().enqueueFillBuffer(fx->counters, cl_uint(0), 0, p.counters() * 4));
+    GB_CL(gb::session().queue().finish());
   }
-  GB_CL(gb::session().queue().finish());
+  GB_SET_ARGS(fx->kernel, fx->counters, static_cast<cl_uint>(p.addresses()));
   return fx;
 }
 
-// Global counters accumulate over the timed launches, so the check is one more launch from zero,
-// in every placement.
-gb::Check verify_placement(Fixture& fx, const Params& p, size_t i) {
+// Global counters accumulate over the timed launches, so the check is one more launch from zero.
+gb::Check verify(Fixture& fx, const Params& p) {
   auto& q = gb::session().queue();
   const size_t bytes = p.counters() * 4;
   if (p.space == Space::global)
-    GB_CL(q.enqueueFillBuffer(fx.counters[i], cl_uint(0), 0, bytes));
+    GB_CL(q.enqueueFillBuffer(fx.counters, cl_uint(0), 0, bytes));
   else
-    gb::poison(fx.counters[i], bytes);
-  GB_CL(q.enqueueNDRangeKernel(fx.kernels[i], cl::NullRange, cl::NDRange(p.work_items()), cl::NDRange(kGroup)));
+    gb::poison(fx.counters, bytes);
+  GB_CL(q.enqueueNDRangeKernel(fx.kernel, cl::NullRange, cl::NDRange(p.work_items()), cl::NDRange(kGroup)));
   GB_CL(gb::finish(q));
   const auto want = p.space == Space::global ? ref::atomic_global_sums(p.work_items(), p.addresses(), p.iters())
                                              : ref::atomic_local_sums(p.work_items(), kGroup, p.addresses(), p.iters());
-  const std::string what = "placement " + std::to_string(i) + ": ";
-  if (p.type == Type::int32)
-    return gb::check_exact(gb::read_back<int32_t>(fx.counters[i], p.counters()), want, what + "int sums");
+  if (p.type == Type::int32) return gb::check_exact(gb::read_back<int32_t>(fx.counters, p.counters()), want, "int sums");
   // Integer-valued floats below 2^24 add exactly in any order: the margin only allows rounding.
-  return gb::check_relative(gb::read_back<float>(fx.counters[i], p.counters()), want, 1e-6, what + "float sums");
-}
-
-gb::Check verify(Fixture& fx, const Params& p) {
-  std::vector<gb::Check> checks;
-  for (size_t i = 0; i < fx.kernels.size(); ++i) checks.push_back(verify_placement(fx, p, i));
-  return gb::worst(checks);
+  return gb::check_relative(gb::read_back<float>(fx.counters, p.counters()), want, 1e-6, "float sums");
 }
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p); });
-  const gb::Unit unit = [&](gb::Batch& b) {
-    b.launch(fx.kernels[fx.rotation.next()], cl::NDRange(p.work_items()), cl::NDRange(kGroup));
-  };
+  const gb::Unit unit = [&](gb::Batch& b) { b.launch(fx.kernel, cl::NDRange(p.work_items()), cl::NDRange(kGroup)); };
   gb::measure(state, gb::Measurement::device(unit)
                          .work(gb::Work().items(static_cast<double>(p.work_items()) * p.iters()))
                          .no_poison("the check runs its own launch on counters it zeroes or poisons (see verify)")
                          .check([&] { return verify(fx, p); })
                          .counter("contention", static_cast<double>(p.contention))
-                         .counter("addresses", static_cast<double>(p.addresses()))
-                         .counter("placements", static_cast<double>(placements(p))));
+                         .counter("addresses", static_cast<double>(p.addresses())));
 }
 
 // ---- registration ----------------------------------------------------------------------------
