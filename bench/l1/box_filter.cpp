@@ -89,8 +89,8 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // columns must stay in L2; shorter: more groups to balance the SMs); and a narrow TW (smaller
 // groups, more of them per SM) at the two taller heights and at two short ones, and a second
 // narrow TW at two short heights (bench/tuning/box_filter.hpp). Class 1 takes three shapes, TH 32
-// and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels span several tiles and bands, and hold tiles whose
-// loads need no clamping, as a GPU's 8192^2 do.
+// and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels span several tiles
+// and bands, and hold tiles whose loads need no clamping, as a GPU's 8192^2 do.
 // The width must be even.
 constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
