@@ -17,7 +17,7 @@ namespace {
 
 using gb::tuning::lookup;
 
-TEST(DeviceClass, IsNvidiaWithItsComputeCapabilityElseGeneric) {
+TEST(TuningDeviceClass, IsNvidiaWithItsComputeCapabilityElseGeneric) {
   gb::DeviceInfo h200;
   h200.vendor = "NVIDIA Corporation";
   h200.name = "NVIDIA H200";
@@ -38,7 +38,7 @@ constexpr gb::tuning::Entry<P> kToy[] = {
 static_assert(gb::tuning::complete(kToy, 2));
 static_assert(lookup(kToy, P::a, "nvidia-sm90") == 90);  // constant where the class is
 
-TEST(Lookup, TakesTheClassThenTheNearestOlderNvidiaThenNvidiaThenGeneric) {
+TEST(TuningLookup, TakesTheClassThenTheNearestOlderNvidiaThenNvidiaThenGeneric) {
   EXPECT_EQ(lookup(kToy, P::a, "nvidia-sm90"), 90);
   EXPECT_EQ(lookup(kToy, P::a, "nvidia-sm100"), 90);
   EXPECT_EQ(lookup(kToy, P::a, "nvidia-sm89"), 80);
@@ -56,7 +56,7 @@ TEST(Lookup, TakesTheClassThenTheNearestOlderNvidiaThenNvidiaThenGeneric) {
 // The values the cases used before the tables, on every class they may meet.
 const char* const kClasses[] = {"nvidia-sm90", "nvidia-sm80", "nvidia-sm89", "nvidia-sm100", "generic"};
 
-TEST(Tables, BoxFilter) {
+TEST(TuningTables, BoxFilter) {
   using box_filter_tuning::kTable, box_filter_tuning::Param;
   for (const char* c : kClasses) {
     SCOPED_TRACE(c);
@@ -74,7 +74,7 @@ TEST(Tables, BoxFilter) {
   }
 }
 
-TEST(Tables, Gemm) {
+TEST(TuningTables, Gemm) {
   using gemm_tuning::kTable, gemm_tuning::Param;
   for (const char* c : kClasses) {
     SCOPED_TRACE(c);
@@ -105,7 +105,7 @@ TEST(Tables, Gemm) {
   EXPECT_EQ(lookup(kTable, Param::mma_ptx_rows, "generic"), 0);
 }
 
-TEST(Tables, FftHistogramIntegralImageStableFluids) {
+TEST(TuningTables, FftHistogramIntegralImageStableFluids) {
   for (const char* c : kClasses) {
     SCOPED_TRACE(c);
     EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::rows_multi_points_2d, c), 16);
