@@ -33,8 +33,8 @@ constexpr char kParentFlag[] = "--gb_parent=";
 
 // The environment as the process started. The ICD loader (ocl-icd) splits OCL_ICD_FILENAMES at
 // its colons in place, so after the first OpenCL call the variable names only its first library:
-// a child given the live environment saw PoCL alone, not the GPU (found on the lent machine, whose
-// OCL_ICD_FILENAMES lists PoCL, then NVIDIA). Taken before main, ahead of any OpenCL call.
+// a child given the live environment saw PoCL alone, not the GPU (where OCL_ICD_FILENAMES lists
+// PoCL, then NVIDIA). Taken before main, ahead of any OpenCL call.
 struct StartEnvironment {
   std::vector<std::string> entries;
   StartEnvironment() {

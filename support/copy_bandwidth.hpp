@@ -10,7 +10,7 @@
 namespace gb {
 
 // Bytes each work item of the reference copies: one float4, the fastest copy measured (H200 4.28
-// TB/s at 16 B, 4.21 at 64; docs/PERFORMANCE.md, run 131). The L0 copy case copies the same way.
+// TB/s at 16 B, 4.21 at 64). The L0 copy case copies the same way.
 constexpr size_t kCopyBytesPerWorkItem = 16;
 
 struct CopyBandwidth {

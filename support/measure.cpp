@@ -30,7 +30,7 @@ Measurement Measurement::device(Unit unit) {
   // batch's units: the runtime pushes the gated units to the device more slowly than they were
   // enqueued, and a lead of once the enqueue time let the device catch up with it in a share of
   // the batches of launch-bound units (2-D FFTs of 256^2 on the H200: 5-25% noise, times up to
-  // 40% long; with 3x, 0.01-0.1% and the back-to-back time: docs/PERFORMANCE.md, run 52).
+  // 40% long; with 3x, 0.01-0.1% and the back-to-back time).
   constexpr double kLeadOverEnqueue = 3;
   auto enqueue_per_unit = std::make_shared<double>(0);
   m.timer_ = [unit = std::move(unit), enqueue_per_unit](int units) {
@@ -101,8 +101,7 @@ namespace {
 // A batch times its units only while its time per unit is the time per unit of a quarter of it,
 // within this share. Past some 2000 queued commands NVIDIA's runtime leaves the device gaps between
 // short units, whatever the lead: on the H200, 2-D FFTs in four kernels of 3.5 us ran 13.8 us a
-// unit at 384 units, 16-19 us at 768-1280 and 21-26 us at 3072-4096 (docs/PERFORMANCE.md, run
-// 135), so two processes that calibrated or grew to different batches disagreed by 8-109%.
+// unit at 384 units, 16-19 us at 768-1280 and 21-26 us at 3072-4096, so two processes that calibrated or grew to different batches disagreed by 8-109%.
 constexpr double kBatchSlack = 0.02;
 // Units this short are checked: the gaps were of a few microseconds a command. Longer ones are
 // not, where one sample against one would only add the noise of a CPU device (PoCL).
@@ -110,8 +109,8 @@ constexpr double kShortUnitSeconds = 100e-6;
 // Whether a batch of `units` that took `seconds` runs no slower per unit (within kBatchSlack) than
 // a quarter of it, timed now into `quarter_seconds`. A slower batch is confirmed on the median of
 // three samples of each, the statistic sampling reports: one against one cut a 2-D FFT's batch 4x
-// on the H200 and read it 4-8% slow (docs/PERFORMANCE.md, run 139), and the faster of two kept a
-// batch whose gaps came and went in most of its samples (run 145).
+// on the H200 and read it 4-8% slow, and the faster of two kept a batch whose gaps came and went
+// in most of its samples.
 bool times_its_units(const Timer& timer, int units, double seconds, double& quarter_seconds) {
   const int quarter = units / 4;
   quarter_seconds = timer(quarter).seconds;
@@ -167,10 +166,10 @@ struct Sampled {
   int batch = 1;  // the batch of the samples kept (the calibrated one, or grown: StopRule::grow)
 };
 
-// Device-clock runs that miss the noise target early grow their batch (StopRule::grow): run 65 on
-// the H200 took six such benchmarks (CAS contention, strided triads, box filters, frame syncs)
+// Device-clock runs that miss the noise target early grow their batch (StopRule::grow): on the
+// H200 that took six such benchmarks (CAS contention, strided triads, box filters, frame syncs)
 // from 1.0-5% to 0.1-0.75% noise with 4x the units per sample; host-clock runs did not quiet
-// (runs 46 and 65), so they keep their batch. A grown batch slower per unit (kBatchSlack) than the
+// that way, so they keep their batch. A grown batch slower per unit (kBatchSlack) than the
 // batch it grew from is not timing its units: the run keeps the smaller one's samples and stops.
 Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_grow = false, int max_batch = 1) {
   using clock = std::chrono::steady_clock;

@@ -1,7 +1,7 @@
 // Copies of a unit's buffers that its runs rotate over. A memory-bound unit whose data spills the
 // GPU's L2 runs at a speed that depends on where its buffers land (DRAM channels and L2 slices
 // follow physical addresses, which change between processes): two processes of one binary read
-// the 2-D FFT rows_cols at 2048^2 up to 7% apart, each at 0.3% noise (docs/PERFORMANCE.md, run 64).
+// the 2-D FFT rows_cols at 2048^2 up to 7% apart, each at 0.3% noise.
 // A unit that takes the next copy at each run reports the mean over several placements, which
 // moves between processes about sqrt(copies) times less.
 #pragma once

@@ -26,8 +26,8 @@ int buffers_of(Op op) { return op == Op::triad ? 3 : op == Op::copy ? 2 : 1; }
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
 // Elements per work item: 64 B for write and triad; for copy the copy_fraction reference's
 // (gb::kCopyBytesPerWorkItem, one float4: on the H200 4.28 TB/s at 16 B, 4.25 at 32, 4.21 at 64,
-// 4.15 at 128; H100 3.02, 3.01, 2.99, 2.95; docs/PERFORMANCE.md, run 131; loading all of a work
-// item's elements before storing was slower, run 130); 16 loads of any width for read, as clpeak
+// 4.15 at 128; H100 3.02, 3.01, 2.99, 2.95; loading all of a work item's elements before storing
+// was slower); 16 loads of any width for read, as clpeak
 // (float16 then has 1 KiB in flight per work item: more bytes in flight read faster).
 constexpr size_t kBytesPerWorkItem = 64, kReadsPerWorkItem = 16;
 constexpr size_t kDefaultLocal = 256;
@@ -43,7 +43,7 @@ constexpr unsigned kPersistentPasses[] = {1, 4};
 // Tiles transposed: square tiles of these sides (floats), in groups of kTileGroupItems float4
 // items, tile / 4 across. The buffer is a matrix of 2^floor(log2(n) / 2) columns (16384^2 at size 3);
 // class 1's 2048 x 2080 takes tiles of 32 only. On the H100 at 8192^2 tiles of 64 were the
-// fastest, at 0.960 of the copy (32: 0.936, 128: 0.944; docs/PERFORMANCE.md, run 98).
+// fastest, at 0.960 of the copy (32: 0.936, 128: 0.944).
 constexpr size_t kTransposedTiles[] = {32, 64, 128};
 constexpr size_t kTileGroupItems = 256;
 

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "bench/tuning/box_filter.hpp"
 #include "gpu_bench.hpp"
 #include "images.hpp"
 #include "reference/box_filter.hpp"
@@ -85,50 +86,42 @@ const gb::WorkGroup kStripVecShapes[] = {{64, 1, 1, 2}, {128, 1, 1, 2}, {256, 1,
 // not.
 // Swept (radius 15 and 31): TW the widest multiple of 32 that fits, TH 256, 512, 1024 (taller:
 // fewer halo rows and first windows, and fewer groups at once, whose 2r + 1 rows of re-read
-// columns must stay in L2; shorter: more groups to balance the SMs); and TW 192 (smaller groups,
-// more of them per SM) at the two taller heights and at kTiledShortHeights, and TW 224 at
-// kTiledNarrow2Heights. Class 1 takes three shapes, TH 32 and 64 at the widest and 64 at the
-// narrow TW 64, so that its 296 x 203 pixels span several tiles and bands, and hold tiles whose
-// loads need no clamping, as a GPU's 8192^2 do.
+// columns must stay in L2; shorter: more groups to balance the SMs); and a narrow TW (smaller
+// groups, more of them per SM) at the two taller heights and at two short ones, and a second
+// narrow TW at two short heights (bench/tuning/box_filter.hpp). Class 1 takes three shapes, TH 32
+// and 64 at the widest and 64 at the narrow TW 64, so that its 296 x 203 pixels span several tiles
+// and bands, and hold tiles whose loads need no clamping, as a GPU's 8192^2 do.
 // The width must be even.
 constexpr size_t kTiledMaxItems = 256;
 constexpr int kTiledBand = 8, kTiledSpan = 16;
 // A band's horizontal step takes BAND rows x TW / SPAN segments of items; with SPAN = 2 BAND that
 // is the group's TW / 2 pair items whatever the band. A longer band halves the barriers per row and
-// the segment sums per output (SPAN outputs an item), at twice the local memory: band 16 runs
-// beside the default 8 at the narrow tiles, where groups still share an SM. On the H200 (192-wide,
-// best height): float r15 0.73 of copy against 0.63, r31 0.60 against 0.55, rgba8 r31 0.37 against
-// 0.34, rgba8 r15 0.40 against 0.43 (docs/PERFORMANCE.md, run 90); a span of 32 at band 8 was
-// slower in every tile (fewer items in the step).
-constexpr int kTiledLongBand = 16;
-int tiled_narrow(int size_class) { return size_class == 1 ? 64 : 192; }
+// the segment sums per output (SPAN outputs an item), at twice the local memory: it runs beside
+// the default 8 at the narrow tiles, where groups still share an SM. The tiles, bands and forms
+// below are measured choices (bench/tuning/box_filter.hpp).
+using box_filter_tuning::Param;
+using box_filter_tuning::tuned;
+int tiled_long_band() { return tuned(Param::long_band); }
+int tiled_narrow(int size_class) { return size_class == 1 ? 64 : tuned(Param::narrow_width); }
 // The narrow tile's short heights (GPU sizes): 5-8 times the groups of TH 512 (about 28-42 per
-// SM at 8192^2), which outweigh the 2r + 1 rows each group reads first. H200, of copy, against
-// 192x512 (docs/PERFORMANCE.md, run 100; widths 128-320 at heights 64-192 tried): float band 16
-// at 192x64 r15 0.85 (0.73), r31 0.76 (0.59); rgba8 band 8 at 192x96 r15 0.66 (0.51), r31 0.54
-// (0.43; 256x96 0.545). Height 128 was below 64 or 96 in every type, radius and band.
-constexpr int kTiledShortHeights[] = {64, 96};
-// A second narrow width at the short heights 80 and 96, band 8 only (RGBA8's band 16 would need
-// 51 KB there): RGBA8 r15 on the H200 0.705-0.708 of copy against 0.689-0.693 at 192 (run 127,
-// widths 128-256 x heights 64-128, docs/PERFORMANCE.md).
-constexpr int kTiledNarrow2 = 224;
-constexpr int kTiledNarrow2Heights[] = {80, 96};
+// SM at 8192^2), which outweigh the 2r + 1 rows each group reads first.
+std::vector<int> tiled_short_heights() { return {tuned(Param::short_height_a), tuned(Param::short_height_b)}; }
+// A second narrow width at two short heights, band 8 only (RGBA8's band 16 would need 51 KB there).
+int tiled_narrow2() { return tuned(Param::narrow2_width); }
+std::vector<int> tiled_narrow2_heights() { return {tuned(Param::narrow2_height_a), tuned(Param::narrow2_height_b)}; }
 // The bands a tile runs. At size 1 (CI) the long band is float's only: PoCL takes about 12 s to
 // compile RGBA8's, the same code, which the GPU sizes run and verify.
 std::vector<int> tiled_bands(int tile_w, int size_class, bool rgba8) {
-  if (tile_w == tiled_narrow(size_class) && !(size_class == 1 && rgba8)) return {kTiledBand, kTiledLongBand};
+  if (tile_w == tiled_narrow(size_class) && !(size_class == 1 && rgba8)) return {kTiledBand, tiled_long_band()};
   return {kTiledBand};
 }
 // Phase two's form, a tuning parameter per tile (the kernel's TS_UNROLL): 0 reads a slide's column
-// pairs before its first step, n > 0 streams them n loop turns at a time (SPAN / 2: every turn
-// unrolled). Measured per tile on the H100 (docs/PERFORMANCE.md, runs 163-164): band 16 streams 4
-// turns (RGBA8 r15 192x96 0.845 of copy against 0.797; float within 1%) but RGBA8's at radius 31
-// (0.736 up front, 0.703 streamed); RGBA8's 224-wide tiles at radius 15 stream with every turn
-// unrolled (224x80 0.791 against 0.742).
+// pairs before its first step (the most loads in flight, and the most registers), n > 0 streams
+// them n loop turns at a time (SPAN / 2: every turn unrolled; fewer registers, more groups an SM).
 int tiled_unroll(bool rgba8, int radius, int tile_w, int band) {
-  if (band == kTiledLongBand) return rgba8 && radius == 31 ? 0 : 4;
-  if (rgba8 && radius == 15 && tile_w == kTiledNarrow2) return band;  // SPAN / 2 = band
-  return 0;
+  if (band == tiled_long_band()) return tuned(rgba8 && radius == 31 ? Param::unroll_long_band_rgba8_r31 : Param::unroll_long_band);
+  if (rgba8 && radius == 15 && tile_w == tiled_narrow2()) return tuned(Param::unroll_narrow2_rgba8_r15);
+  return tuned(Param::unroll);
 }
 constexpr int kTiledSweepRadii[] = {15, 31};
 int tiled_pad(int radius) { return (radius + 1) / 2 * 2; }
@@ -166,9 +159,10 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
     return tiles;
   }
   for (int th : heights) tiles.emplace_back(tiled_widest(radius), th);
-  for (int th : {kTiledShortHeights[0], kTiledShortHeights[1], heights[1], heights[2]})
+  const auto short_heights = tiled_short_heights();
+  for (int th : {short_heights[0], short_heights[1], heights[1], heights[2]})
     tiles.emplace_back(tiled_narrow(size_class), th);
-  for (int th : kTiledNarrow2Heights) tiles.emplace_back(kTiledNarrow2, th);
+  for (int th : tiled_narrow2_heights()) tiles.emplace_back(tiled_narrow2(), th);
   return tiles;
 }
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a
@@ -222,8 +216,7 @@ struct Params {
   // Tiled_slide: a band of vertical sums (per column pair: float2, or four uint of 16-bit lanes),
   // of segment sums (float, or float4; the kernel's TS_TSEGS, padded to odd) and of output pairs,
   // rows padded to 1 mod 16 pairs (TS_VSTRIDE, TS_OSTRIDE). RGBA8's widest tiles (480 and 448)
-  // need 52 KB: NVIDIA's 48 KB skips them (they ran well below the narrow tiles: docs/PERFORMANCE.md,
-  // run 115).
+  // need 52 KB: NVIDIA's 48 KB skips them (they ran well below the narrow tiles).
   size_t tiled_local_bytes() const {
     const size_t vstride = (wg.x + 15) / 16 * 16 + 1, ostride = (tile_w / 2 + 15) / 16 * 16 + 1;
     const size_t segments = tile_w / span() + (2 * radius + span()) / span() - 1;  // TS_TSEGS
@@ -445,7 +438,7 @@ gb::PathSet code_paths(int size_class, size_t) {
         gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
         gb::path_if(paths, std::min<size_t>(th, h) > size_t(band), "tiled_slide: 2+ bands");
         gb::path_if(paths, last % band != 0, "tiled_slide: a partial last band");
-        gb::path_if(paths, band == kTiledLongBand, "tiled_slide: bands of 16 rows (span 32)");
+        gb::path_if(paths, band == tiled_long_band(), "tiled_slide: bands of 16 rows (span 32)");
         const bool streamed = tiled_unroll(false, radius, tw, band) > 0;
         gb::path_if(paths, streamed, "tiled_slide: phase two's column pairs streamed");
         gb::path_if(paths, !streamed, "tiled_slide: phase two's column pairs read up front");

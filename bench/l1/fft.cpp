@@ -125,7 +125,7 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
   // per pass: 16384 in 512 work items, 8192 in 256) where the device allows the group, else fft_rows
   // (one butterfly per work item: 16384 radix 64 in 256). Beside it fft_rows at 16384 with radix 64
   // (256 work items, the plan where 512 are not allowed; radix 32 in 512 was slower than
-  // fft_rows_multi on the H100 and the H200 and is not registered, run 88). At size 1 also 2048 in
+  // fft_rows_multi on the H100 and the H200 and is not registered). At size 1 also 2048 in
   // 4 pieces by fft_rows, radix 8 (8 x 8 x 8 x 4: the first exchange rotated, a middle one
   // relabelling the butterflies; 16384's exchanges do neither), and 1024 by fft_rows_multi (2 x 8 x
   // 8 x 8 in 32 work items: 8192's first radix, twiddles per butterfly in the last pass as 16384's),

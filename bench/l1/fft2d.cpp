@@ -66,14 +66,13 @@ fft::Knobs split_knobs(size_t n, size_t first, size_t cols = 0, int radix = 0) {
 }
 
 // rows_cols_multi: rows by fft_rows_multi, one row per group, `points` per work item and one
-// butterfly of that radix each per pass: 16 (2048 as 8 x 16 x 16 in 128 work items, 4096 as 16^3
-// in 256: one exchange fewer than VkFFT's radix-8 rows of 8 points, and faster on the H200 and
-// the H100), fewer where a row would have under 16 work items; columns by fft_cols_multi with its
+// butterfly of that radix each per pass: a measured choice (bench/tuning/fft.hpp; 16: 2048 as
+// 8 x 16 x 16 in 128 work items, 4096 as 16^3 in 256, one exchange fewer than radix-8 rows of 8
+// points), fewer where a row would have under 16 work items; columns by fft_cols_multi with its
 // default knobs (fft::cols_multi_shape).
-constexpr size_t kMultiRowPoints = 16;
 fft::Knobs multi_row_knobs(size_t n, size_t points = 0) {
   fft::Knobs k;
-  k.points = points ? points : std::min(kMultiRowPoints, n / 16);
+  k.points = points ? points : std::min(fft_tuning::tuned(fft_tuning::Param::rows_multi_points_2d), n / 16);
   k.radix = static_cast<int>(k.points);
   return k;
 }

@@ -43,7 +43,7 @@ struct Problem {
 
 // ---- sizes by class ------------------------------------------------------------------------
 // 1-D: lengths 2^8..2^12 run in one kernel, longer ones in several passes; the batch makes the
-// points per run 2^20 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
+// points per batch 2^20 (class 1, PoCL), 2^22, 2^26 (class 3: 1024 x 65536, 4096 x 16384,
 // 2^20 x 64) and 2^27. 2-D: one transform of n x n (classes 3-4: up to 4096^2, 128 MiB).
 inline std::vector<size_t> lengths_1d(int size_class) {
   switch (size_class) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/tuning/fft.hpp"
 #include "fft_common.hpp"
 #include "gpu_bench.hpp"
 
@@ -102,7 +103,7 @@ inline RadixPlan rows_radix_plan(size_t n, int radix) {
 // CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel with local memory and a barrier, whatever its
 // registers, yet runs them at their reqd_work_group_size, which Pipeline::require_work_groups
 // trusts up to here (gb::require_compiled_work_group): 512 items ran and verified, while fft_rows
-// of 16384 at 1024 (radix 16) failed at launch (docs/PERFORMANCE.md, runs 82 and 88).
+// of 16384 at 1024 (radix 16) failed at launch.
 constexpr size_t kPiecesGroupLimit = 512;
 inline size_t pieces_group_limit() {
   return std::min(kPiecesGroupLimit, gb::session().info().max_work_group_size);
@@ -280,13 +281,13 @@ inline Stage rows_stage(size_t n, size_t transforms, Dir dir, const Knobs& k, co
 
 // fft_cols_multi: the columns of p points of `batch` arrays `width` wide, each in one pass through
 // local memory (VkFFT's column kernel): cols adjacent columns per group (default kMinColumns:
-// 32-byte runs), `points` per work item (default kColsMultiPoints, but at least 16 work items per
-// column, and doubled while the group is above pieces_group_limit: 2048 in 4 x 64 work items, 4096
-// in 4 x 128; VkFFT's 16 points, 2048 in 4 x 128, was slower on the H200 and the H100: per work
-// item half the butterflies to overlap and to share one pass's twiddle loads), the radix-8 plan
+// 32-byte runs), `points` per work item (default cols_multi_points(), a measured choice:
+// bench/tuning/fft.hpp; but at least 16 work items per column, and doubled while the group is above
+// pieces_group_limit: 2048 in 4 x 64 work items, 4096 in 4 x 128; fewer points give a work item
+// half the butterflies to overlap and to share one pass's twiddle loads), the radix-8 plan
 // unless set (small butterflies keep the registers of 512 work items), and the fewest turns of the
 // exchange (pieces) that fit kLocalBytes (2048: 2, 4096: 4).
-constexpr size_t kColsMultiPoints = 32;
+inline size_t cols_multi_points() { return fft_tuning::tuned(fft_tuning::Param::cols_multi_points); }
 struct ColsMultiShape {
   RadixPlan plan;
   size_t cols, points, pieces;
@@ -300,7 +301,7 @@ inline size_t cols_multi_local_bytes(size_t piece, size_t cols, const RadixPlan&
 }
 inline ColsMultiShape cols_multi_shape(size_t p, const Knobs& k) {
   ColsMultiShape c{radix_plan(p, k.radix ? k.radix : kMultiRadix), k.cols_per_group ? k.cols_per_group : kMinColumns,
-                   k.points ? k.points : std::max<size_t>(1, std::min(kColsMultiPoints, p / 16)), 1};
+                   k.points ? k.points : std::max<size_t>(1, std::min(cols_multi_points(), p / 16)), 1};
   while (k.points == 0 && c.points < 64 && c.group(p) > pieces_group_limit()) c.points *= 2;
   while (c.pieces < c.points / static_cast<size_t>(c.plan.radix) &&
          cols_multi_local_bytes(p / c.pieces, c.cols, c.plan) > kLocalBytes)

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "bench/tuning/gemm.hpp"
 #include "reference/gemm.hpp"
 
 // ---- shared with gemm_clblast.cpp: problems, operands, verification ---------------------------
@@ -172,28 +173,22 @@ constexpr size_t kTiledTileK = 16;
 // Register-blocked: each work item computes kWpt x kWpt of C (WPT_M = WPT_N), loading
 // vector_width-wide vectors; the work group of WG_X x WG_Y makes a (WG_Y*kWpt) x (WG_X*kWpt)
 // block: 16x16 gives 128x128. K advances by max_tile_k per step, less where local memory is
-// short. Tuning parameters per type, from the lent H200 at 8192^3 (docs/PERFORMANCE.md, session
-// 9): double2 vectors 22.5 TFLOP/s against 15.0 for double4 (16x16, K step 8); for float, K steps
-// of 16 lift 16x8 and 32x8 groups to 43.3-43.6 (40.4 at 16x16, the same at either step); double
-// at K step 16 spills.
+// short. Vectors, K steps, groups and bands per type are measured choices (bench/tuning/gemm.hpp).
+using gemm_tuning::Param;
+using gemm_tuning::tuned;
 constexpr size_t kWpt = 8;
 template <typename T>
-constexpr size_t vector_width() { return sizeof(T) == 8 ? 2 : 4; }
+size_t vector_width() { return tuned(sizeof(T) == 8 ? Param::regblock_vw_double : Param::regblock_vw_float); }
 template <typename T>
-constexpr size_t max_tile_k() { return sizeof(T) == 8 ? 8 : 16; }
-constexpr size_t kRegblockTileKs[] = {max_tile_k<double>(), max_tile_k<float>()};  // code paths
+size_t max_tile_k() { return tuned(sizeof(T) == 8 ? Param::regblock_tile_k_double : Param::regblock_tile_k_float); }
+std::vector<size_t> regblock_tile_ks() { return {max_tile_k<double>(), max_tile_k<float>()}; }  // code paths
 // Beside the default 16x16, the problems without a sweep also run the register-blocked float
-// kernel in the group the sweep found fastest on the lent GPUs.
-const gb::WorkGroup kRegblockFloatShape{32, 8, 1, 2};
+// kernel in the group the sweep found fastest.
+gb::WorkGroup regblock_float_shape() { return {tuned(Param::regblock_float_wg_x), tuned(Param::regblock_float_wg_y), 1, 2}; }
 
 // Warp-tiled: regblock's blocks and vectors (kWpt x kWpt per work item, vector_width<T>()), each
 // warp of kWarpLanes work items a lanes_m x lanes_n lane grid over a compact warp tile, blocks run
-// in bands of group_m block rows. Per type, from the lent H200 at 8192^3: lanes filled two rows at
-// a time gain 2-5% over rows of lanes (cheaper local reads); float runs best in 8x16 groups
-// (128x64 blocks, 167 registers, three groups per SM: 44.4-45.0 TFLOP/s, 41.6 at 16x16, regblock
-// 43.6), double at 16x16 (23.2, regblock 22.4; K step 16 would not fit 48 KiB of local memory).
-// The band height (1, 4, 8, 16) moves either by 1% at most, with no consistent sign: L2 is not
-// what limits them at 8192^3.
+// in bands of group_m block rows. Lanes filled lane_ilv rows at a time make cheaper local reads.
 struct WarptileKnobs {
   size_t lanes_m, lanes_n;  // the lane grid
   size_t lane_ilv;          // lane rows filled together (LANE_ILV)
@@ -201,9 +196,17 @@ struct WarptileKnobs {
   size_t group_m;           // block rows per band of the block order
   gb::WorkGroup shape;      // the group the GPUs prefer, run beside the default 16x16
 };
+constexpr size_t kLanesM = 4, kLanesN = 8;
 template <typename T>
-constexpr WarptileKnobs warptile_knobs() {
-  return sizeof(T) == 8 ? WarptileKnobs{4, 8, 2, 8, 4, {16, 16, 1, 2}} : WarptileKnobs{4, 8, 2, 16, 1, {8, 16, 1, 2}};
+WarptileKnobs warptile_knobs() {
+  const bool dbl = sizeof(T) == 8;
+  return {kLanesM,
+          kLanesN,
+          tuned(Param::warptile_lane_ilv),
+          tuned(dbl ? Param::warptile_tile_k_double : Param::warptile_tile_k_float),
+          tuned(dbl ? Param::warptile_group_m_double : Param::warptile_group_m_float),
+          {tuned(dbl ? Param::warptile_wg_x_double : Param::warptile_wg_x_float),
+           tuned(dbl ? Param::warptile_wg_y_double : Param::warptile_wg_y_float), 1, 2}};
 }
 constexpr size_t kWarpLanes = 32;
 bool is_warptile(Variant v) { return v == Variant::warptile || v == Variant::warptile_async; }
@@ -214,16 +217,15 @@ bool is_warptile(Variant v) { return v == Variant::warptile || v == Variant::war
 // unit: 0.5% of the work at 8192^3). K per stage: warptile's float step. Stages: the most up to
 // kAsyncMaxStages that fit in local memory (a 128x64 block's stage is 12 KiB: 4 fill NVIDIA's
 // 48 KiB; the 16x16 group's 128x128, 16 KiB, takes 3), at least 2.
-constexpr size_t kAsyncTileK = warptile_knobs<float>().max_tile_k;
+size_t async_tile_k() { return warptile_knobs<float>().max_tile_k; }
 constexpr size_t kAsyncMaxStages = 4, kAsyncMinStages = 2;
-// Block rows per band: on the lent H100 (docs/PERFORMANCE.md, run 109) bands of 8 give 47.4-47.5
-// TFLOP/s at 8x16 against 46.2-47.1 for warptile's 1. At size 1, 3: CI's problems then make
-// several bands and a shorter last one.
-size_t async_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
+// Block rows per band (measured); at size 1, 3: CI's problems then make several bands and a
+// shorter last one.
+size_t async_group_m(int size_class) { return size_class == 1 ? 3 : tuned(Param::async_group_m); }
 constexpr size_t kTransposeTile = 32, kTransposeRows = 8;  // gemm_transpose_a's tile and group
 bool async_copies() { return gb::session().info().nv_compute_capability >= 80; }
 size_t async_local_bytes(const gb::WorkGroup& wg, size_t stages) {
-  return stages * kAsyncTileK * (wg.y + wg.x) * kWpt * sizeof(float);
+  return stages * async_tile_k() * (wg.y + wg.x) * kWpt * sizeof(float);
 }
 size_t async_stages(const gb::WorkGroup& wg) {
   for (size_t st = kAsyncMaxStages; st >= kAsyncMinStages; --st)
@@ -232,17 +234,14 @@ size_t async_stages(const gb::WorkGroup& wg) {
 }
 // A transposed: K rows rounded up to a whole step (zeros, so that the kernel's copies need no
 // bounds check along K) of M columns padded like every row.
-size_t at_rows(const Shape& s) { return gb::round_up(s.k, kAsyncTileK); }
+size_t at_rows(const Shape& s) { return gb::round_up(s.k, async_tile_k()); }
 size_t at_ld(const Shape& s) { return gb::round_up(s.m, gemm::kAlign); }
 
 // mma (double): each warp computes kMmaTilesM x kMmaTilesN 8x8 sub-tiles of C (a 64x32 warp
 // tile, 64 accumulators per work item); a group is a grid of warps (its work-group shape: the
 // sweep's axis), 2x4 by default (128x128 blocks, 256 work items). K per step 8: two steps of a
-// 128x128 block fill 41 KiB of local memory, and 16 would not fit 48 KiB. On the lent H200
-// (docs/PERFORMANCE.md, runs 104-106): PTX's m8n8k4 runs at half the tensor cores' rate (33
-// TFLOP/s, the FMA peak), m16n8k4 and m16n8k8 at the full 66; in the kernel m16n8k4 gave 39.3
-// TFLOP/s (kept), m16n8k8 37.4, and m16n8k4 fed by cp.async 36.6; bands of 8 block rows 39.3, of 1
-// 36.8.
+// 128x128 block fill 41 KiB of local memory, and 16 would not fit 48 KiB. The PTX instruction and
+// the bands are measured choices (bench/tuning/gemm.hpp).
 constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
 struct MmaWarps {
   size_t m, n;
@@ -251,9 +250,9 @@ struct MmaWarps {
   size_t block_n() const { return n * kMmaTilesN * 8; }
   size_t items() const { return 32 * m * n; }
 };
-// Block rows per band: 8 on a GPU's sizes; 3 at size 1, so that CI's problems make several bands
-// and a shorter last one.
-size_t mma_group_m(int size_class) { return size_class == 1 ? 3 : 8; }
+// Block rows per band (measured) on a GPU's sizes; 3 at size 1, so that CI's problems make several
+// bands and a shorter last one.
+size_t mma_group_m(int size_class) { return size_class == 1 ? 3 : tuned(Param::mma_group_m); }
 constexpr MmaWarps kMmaDefault{2, 4};
 
 struct Params {
@@ -271,10 +270,11 @@ size_t mma_local_bytes(const MmaWarps& w) {
   return 2 * (w.block_m() * (kMmaTileK + 4) + kMmaTileK * (w.block_n() + 8)) * sizeof(double);
 }
 // NVIDIA's FP64 mma.sync needs sm_80 (m8n8k4; m16n8k4 sm_90); elsewhere the kernel's FMA path runs.
-bool mma_on_tensor_cores() { return gb::session().info().nv_compute_capability >= 80; }
+// The table's rows of the instruction: 0 (FMAs), 8 (m8n8k4) or 16 (m16n8k4).
+bool mma_on_tensor_cores() { return tuned(Param::mma_ptx_rows) != 0; }
 std::string mma_ptx_options() {
-  if (!mma_on_tensor_cores()) return "";
-  return gb::session().info().nv_compute_capability < 90 ? " -DPTX_MMA -DPTX_MMA_M8" : " -DPTX_MMA";
+  const size_t rows = tuned(Param::mma_ptx_rows);
+  return rows == 0 ? "" : rows == 8 ? " -DPTX_MMA -DPTX_MMA_M8" : " -DPTX_MMA";
 }
 
 // Local memory of the tiled, register-blocked and warp-tiled kernels (as kernels/l1/gemm.cl
@@ -291,8 +291,9 @@ size_t regblock_local_bytes(const gb::WorkGroup& wg, size_t tile_k) {
 // #error), at warps of kWarpLanes work items for the speed it is written for.
 template <typename T>
 std::optional<std::string> warptile_misfit(const gb::WorkGroup& wg) {
-  constexpr WarptileKnobs kn = warptile_knobs<T>();
-  static_assert(kn.lanes_m * kn.lanes_n == kWarpLanes && kn.lanes_m % kn.lane_ilv == 0, "a lane grid is one warp of whole interleaves");
+  static_assert(kLanesM * kLanesN == kWarpLanes, "a lane grid is one warp");
+  const WarptileKnobs kn = warptile_knobs<T>();
+  if (kn.lanes_m % kn.lane_ilv != 0) return "the lane grid is no whole number of interleaves (LANE_ILV)";
   if (wg.y % kn.lanes_m != 0 || wg.x % kn.lanes_n != 0)
     return "the group is no whole number of " + std::to_string(kWarpLanes) + "-item warps of " +
            std::to_string(kn.lanes_m) + "x" + std::to_string(kn.lanes_n) + " lanes (WG_Y must be a multiple of " +
@@ -331,7 +332,7 @@ gb::ProgramKey program_of(const Params& p) {
       break;
     case Variant::warptile:
     case Variant::warptile_async: {
-      constexpr WarptileKnobs kn = warptile_knobs<T>();
+      const WarptileKnobs kn = warptile_knobs<T>();
       options += std::string(p.variant == Variant::warptile ? " -DONLY_WARPTILE" : " -DONLY_WARPTILE_ASYNC") +
                  " -DWG_X=" + std::to_string(p.wg.x) + " -DWG_Y=" + std::to_string(p.wg.y) +
                  " -DWPT_M=" + std::to_string(kWpt) + " -DWPT_N=" + std::to_string(kWpt) +
@@ -438,7 +439,7 @@ std::vector<gb::WorkGroup> shapes_of(Variant v, const Shape& s, int size_class) 
   if (s == gemm::sweep_problem(size_class)) return sweep(v, size_class);
   std::vector<gb::WorkGroup> shapes = {kDefaultShape};
   if (v == Variant::naive) shapes.push_back({0, 1, 1, 2});
-  if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(kRegblockFloatShape);
+  if (v == Variant::regblock && sizeof(T) == 4 && size_class > 1) shapes.push_back(regblock_float_shape());
   if (is_warptile(v) && size_class > 1 && warptile_knobs<T>().shape.label() != kDefaultShape.label())
     shapes.push_back(warptile_knobs<T>().shape);
   return shapes;
@@ -468,7 +469,7 @@ void register_type(int size_class) {
             gb::skip_variant(name, *why + " (A transposed included)");
             continue;
           }
-          tile_k = kAsyncTileK;
+          tile_k = async_tile_k();
           stages = async_stages(wg);
           if (stages == 0) {
             gb::skip_variant(name, "its " + std::to_string(kAsyncMinStages) + " stages of tiles exceed the device's local memory");
@@ -558,7 +559,7 @@ void mma_paths(gb::PathSet& paths, int size_class) {
 // sweep's small blocks make several bands of block rows at size 1).
 template <typename T>
 void warptile_paths(gb::PathSet& paths, int size_class) {
-  constexpr WarptileKnobs kn = warptile_knobs<T>();
+  const WarptileKnobs kn = warptile_knobs<T>();
   for (const Shape& s : gemm::problems(size_class)) {
     for (const auto& wg : shapes_of<T>(Variant::warptile, s, size_class)) {
       const size_t tk = regblock_tile_k<T>(wg, kn.max_tile_k);
@@ -582,11 +583,11 @@ void warptile_async_paths(gb::PathSet& paths, int size_class) {
       const size_t stages = async_stages(wg);
       if (warptile_misfit<float>(wg) || wg.size() > gb::session().info().max_work_group_size || stages == 0) continue;
       const size_t tile_m = wg.y * kWpt, tile_n = wg.x * kWpt, blocks_m = (s.m + tile_m - 1) / tile_m;
-      const size_t steps = (s.k + kAsyncTileK - 1) / kAsyncTileK;
+      const size_t steps = (s.k + async_tile_k() - 1) / async_tile_k();
       gb::path_if(paths, s.m % tile_m != 0 || s.n % tile_n != 0, "warptile_async: partial blocks at the edges");
       gb::path_if(paths, s.m >= tile_m && s.n >= tile_n, "warptile_async: whole blocks");
       gb::path_if(paths, steps > stages, "warptile_async: more K steps than stages (buffers reused)");
-      gb::path_if(paths, s.k % kAsyncTileK != 0, "warptile_async: partial last K step (A's zero rows, B's rows skipped)");
+      gb::path_if(paths, s.k % async_tile_k() != 0, "warptile_async: partial last K step (A's zero rows, B's rows skipped)");
       gb::path_if(paths, s.m % gemm::kAlign != 0, "warptile_async: A transposed into padded rows (m not a multiple of 4)");
       gb::path_if(paths, blocks_m > async_group_m(size_class), "warptile_async: 2+ bands of block rows");
       gb::path_if(paths, blocks_m % async_group_m(size_class) != 0,
@@ -613,7 +614,7 @@ gb::PathSet code_paths(int size_class, size_t) {
     gb::path_if(paths, s.k % kTiledTileK != 0, "tiled: partial last K step");
     gb::path_if(paths, s.m % rb != 0 || s.n % rb != 0, "regblock: partial blocks at the edges");
     gb::path_if(paths, s.m >= rb && s.n >= rb, "regblock: whole blocks");
-    for (size_t tk : kRegblockTileKs) {
+    for (size_t tk : regblock_tile_ks()) {
       gb::path_if(paths, s.k > 2 * tk, "regblock: 3+ K steps (double-buffered loads)");
       gb::path_if(paths, s.k % tk != 0, "regblock: partial last K step");
     }

@@ -5,6 +5,7 @@
 // one per pixel.
 #include <memory>
 
+#include "bench/tuning/histogram.hpp"
 #include "gpu_bench.hpp"
 #include "images.hpp"
 #include "reference/histogram.hpp"
@@ -33,7 +34,7 @@ constexpr size_t kWarp = 32;         // local_warp: work items per private histo
 // and flat (warp-aggregated same-address atomics) stay near local.
 // local_lanes: the limit is within the warp (a warp's random bins hit ~3.5 lanes per bank at
 // worst); one copy per lane puts the warp's 32 atomics in 32 banks (local_lanes16: 2-way at most).
-// local_lanes16 counts one uint4 while the next is in flight (pipelined()): it already runs 64
+// local_lanes16 counts one uint4 while the next is in flight (pipelined()): it already holds 64
 // warps an SM (32 registers), so only loads kept in flight while it counts can hide more latency.
 // 32 KiB per group: kLaneGroupsPerComputeUnit groups fit in an SM's 228 KiB (1 KiB reserved per
 // group), so the grid is one full wave; that group count caps local_lanes on every input.
@@ -96,10 +97,12 @@ size_t group_count(size_t pixels, int size_class, size_t limit) {
   return std::max<size_t>(1, std::min((pixels / 16 + kWorkGroup - 1) / kWorkGroup, limit));
 }
 
-// Whether local_lanes16 counts with its loads pipelined (the kernel's PIPELINED: 32-bit indices):
-// n / 16 plus the grid must fit in 32 bits. The other variants lose 3-9% that way.
+// Whether a variant counts with its loads pipelined (the kernel's PIPELINED, a measured choice:
+// bench/tuning/histogram.hpp; 32-bit indices: n / 16 plus the grid must fit in 32 bits).
 bool pipelined(const Params& p, size_t pixels, size_t grid) {
-  return p.variant == Variant::local_lanes16 && pixels / 16 + grid < (size_t(1) << 32);
+  using histogram_tuning::Param;
+  const bool chosen = histogram_tuning::tuned(p.variant == Variant::local_lanes16 ? Param::lanes16_pipelined : Param::others_pipelined);
+  return chosen && pixels / 16 + grid < (size_t(1) << 32);
 }
 
 // The groups a variant launches at a size class on a device of `compute_units`.

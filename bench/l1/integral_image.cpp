@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "bench/tuning/integral_image.hpp"
 #include "gpu_bench.hpp"
 #include "images.hpp"
 #include "reference/integral_image.hpp"
@@ -27,20 +28,26 @@ const char* const kPhoto = "camera.png";
 // Tiles: the write kernel's work group of wg items takes a tile of 8 * wg columns x rows, each
 // item 8 columns down the tile, 4 in each half (the reduce's group: NX = wg / 2 items of 16
 // columns); the write scans its rows' 4-column totals every BATCH rows. Swept: three widths and
-// three heights around the first, which runs by default (512 x 32 tiles: the fastest on the H200
-// in docs/PERFORMANCE.md run 58; tied with 1024 x 32 and 1024 x 64 since run 91).
+// three heights around the first, which runs by default (a measured choice:
+// bench/tuning/integral_image.hpp).
 // out:sum_sq: 4 rows a batch (its 64-bit column sums take the registers) and tiles of at most 32
 // rows (a tile's sum of squares fits in uint). No wg:auto: the tile is the group.
 struct TileShape {
   size_t items;
   int rows;
 };
-constexpr TileShape kTileShapesSum[] = {{64, 32}, {64, 64}, {64, 16}, {128, 32}, {128, 64}, {32, 32}},
-                    kTileShapesSq[] = {{64, 32}, {128, 32}};
+TileShape default_tile() {
+  using integral_image_tuning::Param, integral_image_tuning::tuned;
+  return {tuned(Param::tile_items), static_cast<int>(tuned(Param::tile_rows))};
+}
+std::vector<TileShape> tile_shapes(bool squared) {
+  if (squared) return {default_tile(), {128, 32}};
+  return {default_tile(), {64, 64}, {64, 16}, {128, 32}, {128, 64}, {32, 32}};
+}
 constexpr size_t kTileBatchSum = 8, kTileBatchSq = 4;
 // The reduce's rows of loads in flight (REDUCE_BATCH; it keeps no per-batch table, so it can take
-// more than the write): 16 for out:sum, the fastest of 8, 16 and 32 (docs/PERFORMANCE.md, run 83).
-constexpr size_t kReduceBatchSum = 16;
+// more than the write): for out:sum a measured choice (bench/tuning/integral_image.hpp).
+size_t reduce_batch_sum() { return integral_image_tuning::tuned(integral_image_tuning::Param::reduce_batch); }
 constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SCAN_COLS x SCAN_SEGS)
 // Its scans' loads in flight (SCAN_BATCH): out:sum 32, a column segment's 32 tile rows at 8192^2
 // in one round trip (batches of 8 took four a pass); out:sum_sq 8 (two arrays). Segments are at
@@ -59,7 +66,7 @@ struct Params {
   size_t reduce_items() const { return wg.x / 2; }
   size_t tile_rows() const { return static_cast<size_t>(rows); }
   size_t batch() const { return squared ? kTileBatchSq : kTileBatchSum; }
-  size_t reduce_batch() const { return std::min<size_t>(squared ? kTileBatchSq : kReduceBatchSum, tile_rows()); }
+  size_t reduce_batch() const { return std::min<size_t>(squared ? kTileBatchSq : reduce_batch_sum(), tile_rows()); }
   size_t scan_batch() const { return squared ? kScanBatchSq : kScanBatchSum; }
   // The larger of the reduce and write kernels' local arrays (integral_image.cl's declarations).
   size_t tile_local_bytes() const {
@@ -249,9 +256,7 @@ void run(benchmark::State& state, const Params& p) {
 // Every tile shape registered (tiles): the write's NX items, TR rows.
 std::vector<Params> tile_configs(bool squared, int size_class) {
   std::vector<Params> configs;
-  const auto shapes = squared ? std::vector<TileShape>(std::begin(kTileShapesSq), std::end(kTileShapesSq))
-                              : std::vector<TileShape>(std::begin(kTileShapesSum), std::end(kTileShapesSum));
-  for (const TileShape& t : shapes)
+  for (const TileShape& t : tile_shapes(squared))
     configs.push_back(Params{Variant::tiles, squared, size_class, gb::WorkGroup{t.items, 1, 1, 1}, t.rows});
   return configs;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "bench/tuning/stable_fluids.hpp"
 #include "gpu_bench.hpp"
 #include "reference/stable_fluids.hpp"
 
@@ -19,7 +20,7 @@ constexpr int kReferenceSteps = 2;          // steps compared with the host refe
 // position is off by about a rounding of a coordinate up to the grid edge n (a GPU's fused
 // multiply-adds round otherwise than the host), which moves an interpolated value by that share of
 // a neighbour difference (random fields: up to the field's range), once per step: 4 u n per step,
-// at least 1e-4 (size 1); a GPU's difference is in docs/PERFORMANCE.md, "Run 37".
+// at least 1e-4 (size 1); a GPU's difference is in docs/PERFORMANCE.md.
 double reference_margin(int n) { return std::max(1e-4, kReferenceSteps * 4 * 0x1p-24 * n); }
 constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 |div before|
 
@@ -32,7 +33,8 @@ struct Params {
 constexpr int kBlockColumns = 4;                 // a float4 per block row
 constexpr int kBlockedRows[] = {1, 2, 4, 8};     // swept at size >= 2
 constexpr int kBlockedRowsSize1[] = {2};
-constexpr int kBlockedDefaultRows = 1;            // the default run's (the best on the H200)
+// The default run's rows: a measured choice (bench/tuning/stable_fluids.hpp).
+int blocked_default_rows() { return stable_fluids_tuning::tuned(stable_fluids_tuning::Param::blocked_default_rows); }
 
 // Square grid edge per size class (size 3: 4096^2, 16.7 M cells, 604 MB of fields). A device
 // that cannot hold the nine fields skips the benchmark (registration).
@@ -234,7 +236,7 @@ void register_stable_fluids() {
                                       : std::vector<int>(std::begin(kBlockedRows), std::end(kBlockedRows));
   for (int rows : blocked_rows)
     for (const auto& wg : shapes)
-      add(rows, wg, rows == kBlockedDefaultRows || size == 1 ? gb::DefaultRun::yes : gb::DefaultRun::no);
+      add(rows, wg, rows == blocked_default_rows() || size == 1 ? gb::DefaultRun::yes : gb::DefaultRun::no);
 }
 GB_CASE(register_stable_fluids);
 

@@ -597,11 +597,11 @@ __attribute__((always_inline)) inline void tiled_slide_segments(__local const TS
 // row h % BAND: the first window from the segment sums, then step k (1 .. SPAN - 1) adds column
 // TS_ENTER0 + k - 1 of the window's start and subtracts column TS_LEAVE0 + k - 1, read from vsum
 // (kept in registers across the barrier instead, radius 31 held 146 registers, not 128, and ran
-// 10% slower on the H200: docs/PERFORMANCE.md, run 120). Two steps and one output pair a loop
+// 10% slower on the H200). Two steps and one output pair a loop
 // turn. TS_UNROLL (a tuning parameter): 0 reads every pair before the first step (the most loads
 // in flight, and the most registers: 254 at radius 31, band 16), n > 0 streams the pairs with n
-// turns unrolled (140 registers there); which is faster depends on the tile (docs/PERFORMANCE.md,
-// session 20).
+// turns unrolled (140 registers there); which is faster depends on the tile (the host's table:
+// bench/tuning/box_filter.hpp).
 #define TS_ENTER0 (TS_OFF + DIAMETER)
 #define TS_LEAVE0 TS_OFF
 #ifndef TS_UNROLL

@@ -432,13 +432,13 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
 // Twiddles W^(k r) (period s RADIX): while s <= M_THREADS, k = t mod s for every butterfly of the
 // work item, so one set per pass: W^(k 2^i) from twiddle() (W^k, W^2k, W^4k at radix 8), the
 // others their products (one rounding more each: the table stays exact to about an ulp, with 3
-// loads per pass instead of 7 per butterfly, docs/PERFORMANCE.md run 88). Beyond, k = t +
+// loads per pass instead of 7 per butterfly). Beyond, k = t +
 // M_THREADS c with c = b mod (s / M_THREADS), and W^(k r) = W^(t r) W^(M_THREADS c r), the second a
 // compile-time root of unity of order (s / M_THREADS) RADIX <= POINTS (root64).
 // Local addresses: point i at MIDX(i, pad), pad float2 after every 16 (LDS_PAD): 1, but 2 after a
 // pass on sub-transforms of 2 to 8 points, whose neighbouring groups of s work items store s radix
 // points apart: with 1 two of them share banks, with 2 every store and load of the host's plans
-// (16384, 8192, 1024) takes the fewest wavefronts (run 88). d mod 16 plus (r s) mod 16 stays below
+// (16384, 8192, 1024) takes the fewest wavefronts. d mod 16 plus (r s) mod 16 stays below
 // 16 (d = k mod s radix, k < s), and M_THREADS is a multiple of 16, so MIDX(d + r s) = MIDX(d) +
 // MIDX(r s) and MIDX(t + M_THREADS i) = MIDX(t) + MIDX(M_THREADS i): one address per butterfly and
 // turn, compile-time offsets.

@@ -52,7 +52,7 @@ void clear_next(__global uint* next) {
 #else
 // PIPELINED: one uint4 is counted while the next is in flight, in the registers of the pair above
 // (local_lanes16 sits at exactly the 32 registers of full occupancy, and a second pair in flight
-// costs it a quarter of its speed: docs/PERFORMANCE.md, runs 154-157). 32-bit indices: the host
+// costs it a quarter of its speed). 32-bit indices: the host
 // passes PIPELINED only where n / 16 + the grid fits in 32 bits.
 #define COUNT_IMAGE(COUNT)                                                     \
   const uint gid = get_global_id(0), stride = get_global_size(0);             \
