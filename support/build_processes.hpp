@@ -1,7 +1,7 @@
 // Programs compiled ahead in other processes. NVIDIA's OpenCL builds about 1.5 programs at a time
 // in one process, however many threads ask, while N processes build N at once; each build lands in
 // the driver's on-disk compute cache, from which this process's own build of the same source and
-// options loads in milliseconds (docs/PERFORMANCE.md, "Compiling in other processes"). The helpers
+// options loads in milliseconds (docs/METHOD.md). The helpers
 // are gpu_bench started again (support/child_process); each builds every N-th program of the run's
 // list, in run order, then exits. They are stopped (SIGSTOP) while a benchmark samples, as the
 // build threads are, so that no compiler runs beside a measurement.

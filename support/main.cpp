@@ -71,7 +71,7 @@ std::string skipped_json(const std::vector<std::pair<std::string, std::string>>&
 // On a CPU device the compiler would compete with the kernels being measured. On a GPU one
 // thread: NVIDIA's driver builds about 1.5 programs at a time however many threads ask, and a
 // benchmark about to sample waits for every build in flight, so more threads lengthen each wait
-// (the full run's times by thread count: docs/PERFORMANCE.md, "The harness itself").
+// (docs/METHOD.md).
 unsigned build_threads(const gb::CliOptions& cli, const gb::DeviceInfo& info) {
   if (cli.build_threads) return static_cast<unsigned>(*cli.build_threads);
   if (!info.is_gpu()) return 0;

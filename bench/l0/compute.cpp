@@ -39,7 +39,7 @@ constexpr size_t kDefaultLocal = 256;
 
 // Per size class: lane steps per work item, and work groups of 256 per compute unit. 96 groups of
 // 256 per CU make a whole number of waves at 2048, 1536, 1024 or 512 resident work items per CU.
-// Size 3 makes a sample of a few ms on a large GPU (docs/PERFORMANCE.md); start values and final
+// Size 3 makes a sample of a few ms on a large GPU; start values and final
 // sums are well under 1% of a work item's instructions.
 constexpr long kLaneSteps[] = {512, 4096, 32768, 65536};
 constexpr size_t kGroupsPerCu[] = {4, 24, 96, 192};

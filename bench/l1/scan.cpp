@@ -29,7 +29,7 @@ const gb::Axis<bool> kType{"type", {{true, "int"}, {false, "float"}}};  // is_in
 // predecessors read by the whole group per step, with larger tiles (window:32/items:32); then the
 // loads themselves: vload4 compiles to four 32-bit loads, a VEC pointer to one. Wider windows, one
 // work item walking the window, and persistent groups prefetching their next tile stay registered
-// so the comparison can be re-run on other devices (figures: docs/PERFORMANCE.md).
+// so the comparison can be re-run on other devices.
 // Float inputs are multiples of 1/16 in [1/16, 15/16]: positive, and exactly summable while
 // n * 15 <= 2^24 (all of size 1), so there every prefix must be exact (see verify).
 constexpr double kFloatQuantum = 1.0 / 16;

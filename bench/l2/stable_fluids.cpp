@@ -20,7 +20,7 @@ constexpr int kReferenceSteps = 2;          // steps compared with the host refe
 // position is off by about a rounding of a coordinate up to the grid edge n (a GPU's fused
 // multiply-adds round otherwise than the host), which moves an interpolated value by that share of
 // a neighbour difference (random fields: up to the field's range), once per step: 4 u n per step,
-// at least 1e-4 (size 1); a GPU's difference is in docs/PERFORMANCE.md.
+// at least 1e-4 (size 1).
 double reference_margin(int n) { return std::max(1e-4, kReferenceSteps * 4 * 0x1p-24 * n); }
 constexpr double kDivergenceReduction = 0.5;  // projection: |div after| <= 0.5 |div before|
 
