@@ -7,7 +7,7 @@ install(TARGETS gpu_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The result tools, the one list: commands (each gets a link in bin/) and the modules they import.
 # An entry missing from tools/ is skipped; tests/install checks every local import is installed.
 set(GPU_BENCH_TOOLS gate report export summarize peers history repro-study rename-history)
-set(GPU_BENCH_TOOL_MODULES gbresults.py)
+set(GPU_BENCH_TOOL_MODULES gbresults.py gbhistory)
 set(GPU_BENCH_TOOLS_DIR ${CMAKE_INSTALL_DATADIR}/gpu-bench/tools)
 # A tool added to tools/ (a merge) reconfigures, so that the list above is read again.
 file(GLOB _gpu_bench_tool_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tools/*)

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
 os.environ.setdefault("GPU_BENCH", os.path.join(BUILD, "gpu_bench"))
 from cli_support import require_device  # noqa: E402
 
-TOOLS = ["gate", "report", "export", "summarize", "peers", "repro-study"]  # at least these (tools/install.cmake)
+TOOLS = ["gate", "report", "export", "summarize", "peers", "repro-study", "history"]  # at least these (tools/install.cmake)
 with open(f"{ROOT}/CMakeLists.txt") as f:
     VERSION = re.search(r"project\(gpu_bench VERSION (\S+)", f.read()).group(1)
 # One small case, as tests/cases/run_case.py runs them (no clock-ramp warm-up: 3 s on PoCL).
@@ -62,8 +62,10 @@ class InstalledTree(unittest.TestCase):
             link = f"{self.prefix}/bin/gpu-bench-{tool}"
             self.assertTrue(os.path.islink(link) and not os.path.isabs(os.readlink(link)), link)
             self.assertEqual(os.path.realpath(link), os.path.realpath(f"{tools}/{tool}"))
-        for tool in os.listdir(tools):
-            for module in local_imports(f"{tools}/{tool}"):
+        sources = [os.path.join(d, f) for d, _, files in os.walk(tools) for f in files if not f.endswith(".pyc")]
+        for source in sources:
+            tool = os.path.relpath(source, tools)
+            for module in local_imports(source):
                 self.assertTrue(os.path.exists(f"{tools}/{module}.py") or os.path.isdir(f"{tools}/{module}"),
                                 f"{tool} imports {module}: add it to GPU_BENCH_TOOL_MODULES")
 
