@@ -43,6 +43,8 @@ MARGINS = [
     (r"^L0/Math/", [5e-2, 1.0]),
     # L0/WorkGroup: stencil and a * x + y on multiples of 2^-8 (exact in float), integer kernels.
     (r"^L0/WorkGroup/", [0]),
+    # L0/Divergence: integer recurrences, exact.
+    (r"^L0/Divergence/", [0]),
     # L0 host-side cases and atomics: counts and copies exact; float atomic sums of integers 1e-6.
     (r"^L0/Atomics/\w+/type:int/", [0]),
     (r"^L0/Atomics/\w+/type:float/", [1e-6]),
