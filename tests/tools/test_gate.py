@@ -325,6 +325,23 @@ class OlderLayout(GateCase):
         base, cur = self.pair(sr.noisy(1e6, 10, 0.01, 1), sr.noisy(1.1e6, 10, 0.01, 2))
         self.assert_exit(self.gate("--threshold", "15", base, cur), 0)
 
+    def test_a_benchmark_measured_on_a_busy_host_is_unreliable_not_regressed(self):
+        """gpu_bench names in its context what it measured while the host was busy or the device slow:
+        such a benchmark's change may be the machine's, so it is neither a regression nor a pass."""
+        times = sr.noisy(1e6, 10, 0.002, 1)
+        base = self.write("base.json", sr.bench(BW, times, bytes_moved=BYTES))
+        slow = [t * 1.2 for t in sr.noisy(1e6, 10, 0.002, 2)]
+        name = BW.replace("/manual_time", "")
+        for key, why in (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate")):
+            cur = self.write("cur.json", sr.bench(BW, slow, bytes_moved=BYTES), sr.context(**{key: json.dumps([name])}))
+            done = self.gate(base, cur)
+            self.assert_exit(done, 0)
+            line = next(l for l in done.stdout.splitlines() if l.startswith(BW))
+            self.assertIn(f"unreliable: {why}", line)
+            self.assertIn("0 regressed, 0 improved, 0 inconclusive, 0 too noisy, 1 unreliable", done.stdout)
+        cur = self.write("cur.json", sr.bench(BW, slow, bytes_moved=BYTES))  # not flagged: a regression
+        self.assert_exit(self.gate(base, cur), 1)
+
     def test_rate_regression_alone_fails(self):
         # Same time, but fewer bytes per second (e.g. the kernel now moves less useful data).
         times = sr.noisy(1e6, 10, 0.01, 1)
@@ -484,7 +501,7 @@ class Markdown(GateCase):
         self.assertIn("Benjamini-Hochberg false-discovery rate of 0.05", text)
         self.assertIn("#### Regressions (1)", text)
         self.assertIn(f"| `{slowed['name']}` | flop_per_second |", text)
-        self.assertIn("0 inconclusive, 5 too noisy, 494 unchanged", text)  # 5 synthetic runs unconverged above 1%
+        self.assertIn("0 inconclusive, 5 too noisy, 0 unreliable, 494 unchanged", text)  # 5 synthetic runs unconverged above 1%
         self.assertTrue(lines[-1].startswith("494 benchmark(s) unchanged (within ±5%). Smallest detectable change: "
                                              "median 5.00%"), lines[-1])
         self.assertEqual([f for f in os.listdir(self.tmp.name) if f.endswith(".tmp")], [])
