@@ -9,6 +9,7 @@ cases run; without it the PostgreSQL cases skip, or fail under CI=true.
 import contextlib
 import importlib.util
 import io
+import gzip
 import json
 import os
 import random
@@ -149,6 +150,12 @@ class StoreCases:
         self.assertEqual(store.query("SELECT value FROM context WHERE key = 'platform'")[0][0], "Synthetic OpenCL")
         self.assertEqual(store.query("SELECT value FROM context WHERE key = 'note'"), [(note,)])
         store.close()
+        # a gzip copy, as docs/results keeps runs, is the same run
+        with open(paths[2], "rb") as plain, gzip.open(paths[2] + ".gz", "wb") as packed:
+            packed.write(plain.read())
+        status, out, _ = history("ingest", "--db", self.db, paths[2] + ".gz")
+        self.assertEqual(status, 0)
+        self.assertIn("0 run(s) stored, 1 already there", out)
 
     def test_repetitions_are_rows_and_aggregates_are_skipped(self):
         entries = sr.measured("L0/Rep/size:3/manual_time", [100.0, 110.0, 120.0], work={"bytes_per_second": 1e6})

@@ -8,10 +8,12 @@ in file order) and aggregate entries, which are skipped: the store keeps what wa
 """
 
 import datetime
+import gzip
 import hashlib
 import json
 import os
 import re
+import zlib
 
 import gbresults as gb
 
@@ -105,6 +107,11 @@ def read(path):
         raise RunFileError("no such file") from None
     except OSError as err:
         raise RunFileError(f"cannot read ({err.strerror})") from None
+    if raw[:2] == b"\x1f\x8b":  # gzip, as docs/results keeps runs: the id is the JSON's hash either way
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error):
+            raise RunFileError("not a complete gzip file (truncated?)") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
