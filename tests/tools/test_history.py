@@ -8,8 +8,8 @@ cases run; without it the PostgreSQL cases skip, or fail under CI=true.
 
 import contextlib
 import importlib.util
-import io
 import gzip
+import io
 import json
 import os
 import random
