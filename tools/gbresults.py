@@ -271,6 +271,28 @@ class Run:
         return value if math.isfinite(value) else None
 
 
+FLAG_LISTS = (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate"))
+
+
+def flagged_benchmarks(context):
+    """{benchmark key: why} of the benchmarks a run's context names as measured while the host was
+    busy or the device below its steady rate (gpu_bench lists their names without /manual_time)."""
+    out = {}
+    for key, why in FLAG_LISTS:
+        try:
+            names = json.loads(context.get(key) or "[]")
+        except (TypeError, ValueError):
+            names = []
+        for item in names if isinstance(names, list) else []:
+            # {"name": ..., "reason": ...} as gpu_bench writes them, or a bare name
+            name = item.get("name") if isinstance(item, dict) else item
+            if not isinstance(name, str):
+                continue
+            for k in (name, name + "/manual_time"):
+                out[k] = ", ".join(dict.fromkeys(filter(None, (out.get(k), why))))
+    return out
+
+
 def load_run(path):
     """Read one run file; InputError when it is not Google Benchmark JSON."""
     data = load_json(path)

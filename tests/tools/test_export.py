@@ -84,6 +84,15 @@ class Export(unittest.TestCase):
         self.assertEqual(sorted(e["name"] for e in data), sorted([f"{BW} (bytes_per_second)",
                          f"{GEMM} (bytes_per_second)", f"{GEMM} (flop_per_second)"]))
 
+    def test_a_benchmark_measured_on_a_busy_host_says_so_in_extra(self):
+        entries = sr.bench(BW, [1e6], bytes_moved=BYTES) + sr.bench(GEMM, [2e6], flop=FLOP)
+        path = sr.write_run(os.path.join(self.dir, "busy.json"), entries,
+                            sr.context(host_busy_benchmarks=json.dumps([{"name": GEMM.replace("/manual_time", ""), "reason": "host busy"}])))
+        data, _ = self.export("--format", "github-action-benchmark", path)
+        by_name = {e["name"]: e for e in data}
+        self.assertIn("unreliable: host busy", by_name[f"{GEMM} (flop_per_second)"]["extra"])
+        self.assertNotIn("unreliable", by_name[f"{BW} (bytes_per_second)"]["extra"])
+
     def test_github_action_benchmark_times_are_smaller_is_better(self):
         data, _ = self.export("--format", "github-action-benchmark", "--series", "times", self.run_file)
         check_gab(self, data)

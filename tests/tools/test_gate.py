@@ -333,7 +333,8 @@ class OlderLayout(GateCase):
         slow = [t * 1.2 for t in sr.noisy(1e6, 10, 0.002, 2)]
         name = BW.replace("/manual_time", "")
         for key, why in (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate")):
-            cur = self.write("cur.json", sr.bench(BW, slow, bytes_moved=BYTES), sr.context(**{key: json.dumps([name])}))
+            listed = json.dumps([{"name": name, "reason": why}])  # as gpu_bench writes the list
+            cur = self.write("cur.json", sr.bench(BW, slow, bytes_moved=BYTES), sr.context(**{key: listed}))
             done = self.gate(base, cur)
             self.assert_exit(done, 0)
             line = next(l for l in done.stdout.splitlines() if l.startswith(BW))

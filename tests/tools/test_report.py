@@ -52,8 +52,9 @@ def write_runs(directory):
     interference and variance plots), one of device B."""
     a = sr.context(sr.FINGERPRINT_A, "Synthetic GPU A", clock_ramp_timeline=timeline())
     b = sr.context(sr.FINGERPRINT_B, "Synthetic GPU B")
+    busy = json.dumps([{"name": "L2/Reduce/sum/n:16M", "reason": "host busy"}])
     specs = [("a1.json", run_entries(1), a), ("a2.json", run_entries(2), a),
-             ("b1.json", run_entries(3, speed=1.5), b),
+             ("b1.json", run_entries(3, speed=1.5), dict(b, host_busy_benchmarks=busy)),
              ("a3.json", run_entries(4, slow_gemm=1.2, broken=True) + interference_run(), a)]
     return [sr.write_run(os.path.join(directory, name), entries, ctx) for name, entries, ctx in specs]
 
@@ -106,6 +107,8 @@ class Page(ReportCase):
         other = re.search(re.escape(GEMM.format("8x8")) + r"</code></td><td>(<svg.*?</svg>)", self.html)
         self.assertNotIn('class="regression"', other.group(1))
         self.assertIn('<li class="verification"><code>L2/Scan/inclusive/n:16M/manual_time</code>', self.html)
+        # a benchmark the run measured on a busy host is marked in its results row (device B's run)
+        self.assertEqual(self.html.count('<span class="bad unreliable">unreliable: host busy</span>'), 1)
 
     def test_heatmap_caption_names_best_and_driver_choice(self):
         # In a3, 16x16 is 20% slower than before, so 32x8 (1.1x in a1) is now the best shape.

@@ -32,6 +32,14 @@ class Summarize(unittest.TestCase):
         self.assertIn("L0/GlobalBandwidth/copy/type:float4", done.stdout)
         self.assertIn("2 ms", done.stdout)  # 2e6 ns as one unit's time
 
+    def test_a_benchmark_measured_on_a_slow_device_is_marked(self):
+        slow = json.dumps([{"name": BW.replace("/manual_time", ""), "reason": "device below its steady rate"}])
+        path = sr.write_run(os.path.join(self.tmp.name, "slow.json"), sr.bench(BW, [2e6], bytes_moved=64 << 20),
+                            sr.context(slow_device_benchmarks=slow))
+        done = sr.run_tool("summarize", path)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("unreliable: device below its steady rate", done.stdout)
+
     def test_bad_inputs(self):
         bad = ["[]", {"foo": 1}, {"benchmarks": [{"real_time": 1}]}, {"benchmarks": [{"name": "a"}]},
                {"benchmarks": [{"name": "a", "real_time": 1, "time_unit": "fs"}]},
