@@ -68,6 +68,10 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.max_cpu_load = parse_number("--max_cpu_load", v, 0, 1e6);
     } else if (take_value(a, "--max_host_busy", &v)) {
       o.max_host_busy = parse_number("--max_host_busy", v, 0, 1);
+    } else if (take_value(a, "--max_mem_pressure", &v)) {
+      o.max_mem_pressure = parse_number("--max_mem_pressure", v, 0, 1);
+    } else if (take_value(a, "--min_mem_available", &v)) {
+      o.min_mem_available_mib = parse_number("--min_mem_available", v, 0, 1e12);
     } else if (take_value(a, "--tolerance_scale", &v)) {
       o.tolerance_scale = parse_number("--tolerance_scale", v, 1e-6, 1e6);
     } else if (take_value(a, "--min_sample_ms", &v)) {
@@ -137,6 +141,10 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           processes are busy before the run; fail a benchmark measured while busy
   --max_host_busy=F       the share of all CPU time other processes may use while a benchmark
                           samples (default 0.25); above it: a warning, or with --strict_env a failure
+  --max_mem_pressure=F    the share of the time tasks may stall on memory while a benchmark samples
+                          (Linux PSI, /proc/pressure/memory; default 0.1); above it: as --max_host_busy
+  --min_mem_available=MIB memory that must stay available (MemAvailable) when a benchmark has sampled
+                          (default 512); below it: as --max_host_busy
   --tolerance_scale=F     multiply every verification margin by F (default 1)
   --min_sample_ms=F       shortest timed sample (a batch of units), also at least 1000x the
                           device timer (default 5); a device-timed batch of units under 100 us

@@ -25,6 +25,8 @@ struct CliOptions {
   std::optional<int> size_class;    // --size=1..4
   std::optional<double> max_cpu_load;
   double max_host_busy = 0.25;      // --max_host_busy: share of CPU time other processes may use
+  double max_mem_pressure = 0.1;    // --max_mem_pressure: share of time tasks may stall on memory
+  double min_mem_available_mib = 512;  // --min_mem_available: MiB that must stay available
   double tolerance_scale = 1.0;
   double min_sample_ms = 5.0;
   double warmup_s = 3.0;

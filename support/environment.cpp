@@ -61,6 +61,22 @@ std::optional<uint64_t> parse_mem_available(const std::string& meminfo_text) {
   return std::nullopt;
 }
 
+std::optional<uint64_t> parse_psi_some_total(const std::string& pressure_text) {
+  std::istringstream in(pressure_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("some ", 0) != 0) continue;
+    const auto at = line.find("total=");
+    if (at == std::string::npos) return std::nullopt;
+    try {
+      return std::stoull(line.substr(at + 6));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 static std::string read_file(const char* path) {
   std::ifstream f(path);
   std::stringstream text;
@@ -77,6 +93,8 @@ HostSnapshot host_snapshot() {
   } catch (const std::exception&) {
   }
   auto mem = parse_mem_available(read_file("/proc/meminfo"));
+  s.memory_stall_us = parse_psi_some_total(read_file("/proc/pressure/memory"));
+  s.at = std::chrono::steady_clock::now();
   struct rusage usage = {};
   getrusage(RUSAGE_SELF, &usage);
   s.involuntary_switches = usage.ru_nivcsw;
@@ -96,6 +114,14 @@ std::optional<double> others_busy(const HostSnapshot& before, const HostSnapshot
   return std::clamp((busy - self) / total, 0.0, 1.0);
 }
 
+std::optional<double> memory_pressure(const HostSnapshot& before, const HostSnapshot& after) {
+  if (!before.memory_stall_us || !after.memory_stall_us || *after.memory_stall_us < *before.memory_stall_us)
+    return std::nullopt;
+  const double wall_us = std::chrono::duration<double, std::micro>(after.at - before.at).count();
+  if (wall_us <= 0) return std::nullopt;
+  return std::clamp(static_cast<double>(*after.memory_stall_us - *before.memory_stall_us) / wall_us, 0.0, 1.0);
+}
+
 EnvironmentPolicy& environment_policy() {
   static EnvironmentPolicy policy;
   return policy;
@@ -113,6 +139,7 @@ struct DeviceProbe {
 constexpr double kProbeEverySeconds = 2;  // about 10 ms a probe: a few per second would add up
 DeviceProbe g_probe;
 std::vector<std::string> g_busy, g_slow;
+std::vector<std::pair<std::string, std::string>> g_memory;
 int g_rewarms = 0;
 }  // namespace
 
@@ -143,6 +170,8 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
   const auto busy = others_busy(before_, after);
   if (busy) counters.emplace_back("host_busy", *busy);
   if (after.mem_available) counters.emplace_back("mem_available_bytes", static_cast<double>(after.mem_available));
+  const auto pressure = memory_pressure(before_, after);
+  if (pressure) counters.emplace_back("memory_pressure", *pressure);
   counters.emplace_back("involuntary_switches",
                         static_cast<double>(after.involuntary_switches - before_.involuntary_switches));
   if (g_probe.reference > 0) {
@@ -159,6 +188,23 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
     }
   }
   g_probe.last_active = clock::now();
+  // Memory: stalls while it sampled (PSI), or less available than the limit when it ended.
+  std::string memory;
+  char text[96];
+  if (pressure && *pressure > policy.max_mem_pressure) {
+    std::snprintf(text, sizeof text, "tasks stalled on memory %.0f%% of the time (--max_mem_pressure %.2f)",
+                  100 * *pressure, policy.max_mem_pressure);
+    memory = text;
+  } else if (after.mem_available && after.mem_available < policy.min_mem_available) {
+    std::snprintf(text, sizeof text, "%.0f MiB of memory available (--min_mem_available %.0f MiB)",
+                  after.mem_available / 1048576.0, policy.min_mem_available / 1048576.0);
+    memory = text;
+  }
+  if (!memory.empty()) {
+    g_memory.emplace_back(benchmark, "memory pressure: " + memory);
+    if (policy.strict) throw std::runtime_error("memory pressure: " + memory + " (--strict_env)");
+    progress().note("warning: " + benchmark + ": " + memory);
+  }
   if (busy && *busy > policy.max_host_busy) {
     char share[32];
     std::snprintf(share, sizeof share, "%.0f%%", 100 * *busy);
@@ -174,6 +220,7 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
 
 const std::vector<std::string>& busy_host_benchmarks() { return g_busy; }
 const std::vector<std::string>& slow_device_benchmarks() { return g_slow; }
+const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmarks() { return g_memory; }
 int rewarm_count() { return g_rewarms; }
 
 }  // namespace gb

@@ -100,6 +100,8 @@ int check_cpu_load(const gb::CliOptions& cli) {
   auto& policy = gb::environment_policy();
   policy.strict = cli.strict_env;
   policy.max_host_busy = cli.max_host_busy;
+  policy.max_mem_pressure = cli.max_mem_pressure;
+  policy.min_mem_available = static_cast<uint64_t>(cli.min_mem_available_mib * 1048576.0);
   // Other processes' share of the CPU over a quarter second, beside the 1-minute load average.
   const auto before = gb::host_snapshot();
   std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -247,6 +249,7 @@ int run(int argc, char** argv) {
     for (const auto& name : gb::slow_device_benchmarks()) slow.emplace_back(name, "device below its steady rate");
     file_context.emplace_back("host_busy_benchmarks", skipped_json(busy));
     file_context.emplace_back("slow_device_benchmarks", skipped_json(slow));
+    file_context.emplace_back("memory_pressure_benchmarks", skipped_json(gb::memory_pressure_benchmarks()));
     file_context.emplace_back("device_rewarms", std::to_string(gb::rewarm_count()));
     const auto programs = gb::session().program_counts();
     file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +

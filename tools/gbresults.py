@@ -271,7 +271,8 @@ class Run:
         return value if math.isfinite(value) else None
 
 
-FLAG_LISTS = (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate"))
+FLAG_LISTS = (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate"),
+              ("memory_pressure_benchmarks", "memory pressure"))
 
 
 def flagged_benchmarks(context):

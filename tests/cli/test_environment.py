@@ -2,6 +2,7 @@
 # benchmark; a host kept busy by other processes is a warning in the JSON and on stderr, and
 # --strict_env refuses to start on it (exit 3).
 """Run with: GPU_BENCH=build/gpu_bench /usr/bin/python3 -m unittest -v test_environment"""
+import json
 import os
 import subprocess
 import sys
@@ -66,6 +67,27 @@ class Environment(unittest.TestCase):
         for bad in ("-0.1", "1.5", "x", ""):
             p = run("--max_host_busy=" + bad, ONE, *QUICK)
             self.assertEqual(p.returncode, 2, (bad, p.stderr))
+        for flag, bad in (("--max_mem_pressure", "2"), ("--max_mem_pressure", "-1"), ("--min_mem_available", "x")):
+            p = run(f"{flag}={bad}", ONE, *QUICK)
+            self.assertEqual(p.returncode, 2, (flag, bad, p.stderr))
+
+    def test_too_little_memory_available_is_flagged_and_refused_when_strict(self):
+        # A limit above any machine's memory stands in for a host that is short of it.
+        p = run("--min_mem_available=1e9", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("of memory available (--min_mem_available", p.stderr)
+        data = strict_load(self.out)
+        flagged = json.loads(data["context"]["memory_pressure_benchmarks"])
+        self.assertEqual([f["name"] for f in flagged], [data["benchmarks"][0]["name"].replace("/manual_time", "")])
+        self.assertTrue(flagged[0]["reason"].startswith("memory pressure: "))
+        if os.path.exists("/proc/pressure/memory"):
+            self.assertTrue(0 <= data["benchmarks"][0]["memory_pressure"] <= 1)
+        p = run("--strict_env", "--max_cpu_load=1000", "--max_host_busy=1", "--min_mem_available=1e9", ONE, *QUICK,
+                "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("memory pressure:", p.stderr)
+        failed = strict_load(self.out)["benchmarks"][0]
+        self.assertTrue(failed.get("error_occurred"))
 
 
 if __name__ == "__main__":

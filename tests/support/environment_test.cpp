@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 namespace {
 
 TEST(Environment, ParsesTheCpuLineOfProcStat) {
@@ -24,6 +26,24 @@ TEST(Environment, ParsesUserAndSystemTicksOfProcSelfStat) {
 TEST(Environment, ParsesMemAvailable) {
   EXPECT_EQ(gb::parse_mem_available("MemTotal: 100 kB\nMemFree: 50 kB\nMemAvailable: 2048 kB\n"), 2048u * 1024);
   EXPECT_FALSE(gb::parse_mem_available("MemTotal: 100 kB\n"));
+}
+
+TEST(Environment, ParsesThePressureOfMemory) {
+  const std::string psi = "some avg10=1.50 avg60=0.20 avg300=0.05 total=123456\n"
+                          "full avg10=0.00 avg60=0.00 avg300=0.00 total=789\n";
+  EXPECT_EQ(gb::parse_psi_some_total(psi), 123456u);
+  EXPECT_FALSE(gb::parse_psi_some_total("full avg10=0.00 total=789\n"));  // no "some" line
+  EXPECT_FALSE(gb::parse_psi_some_total(""));                              // no PSI on this kernel
+}
+
+TEST(Environment, MemoryPressureIsTheStalledShareOfTheWallTime) {
+  gb::HostSnapshot a, b;
+  a.memory_stall_us = 1000;
+  b.memory_stall_us = 26000;  // 25 ms stalled
+  b.at = a.at + std::chrono::milliseconds(100);
+  EXPECT_DOUBLE_EQ(*gb::memory_pressure(a, b), 0.25);
+  b.memory_stall_us.reset();  // no PSI
+  EXPECT_FALSE(gb::memory_pressure(a, b));
 }
 
 TEST(Environment, OthersBusyIsTheBusyShareLessOurOwn) {
