@@ -135,11 +135,13 @@ struct DeviceProbe {
   clock::time_point last_active = clock::now();
   clock::time_point last_probe{};
   double last_ratio = 1;
+  std::optional<double> steady_sm_clock;  // the SM clock the telemetry read right after the warm-up
 };
+constexpr double kClockSlack = 0.9;  // an SM clock below this share of the steady one is flagged
 constexpr double kProbeEverySeconds = 2;  // about 10 ms a probe: a few per second would add up
 DeviceProbe g_probe;
 std::vector<std::string> g_busy, g_slow;
-std::vector<std::pair<std::string, std::string>> g_memory;
+std::vector<std::pair<std::string, std::string>> g_memory, g_device;
 int g_rewarms = 0;
 }  // namespace
 
@@ -147,6 +149,7 @@ void set_device_probe(size_t groups, double steady_flop_per_second) {
   g_probe.groups = groups;
   g_probe.reference = steady_flop_per_second;
   g_probe.last_active = clock::now();
+  g_probe.steady_sm_clock = Telemetry::instance().read().sm_clock_mhz;
 }
 
 EnvironmentWatch::EnvironmentWatch() {
@@ -161,10 +164,12 @@ EnvironmentWatch::EnvironmentWatch() {
     ++g_rewarms;
   }
   before_ = host_snapshot();
+  device_before_ = Telemetry::instance().read();
 }
 
 std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::string& benchmark) {
   const HostSnapshot after = host_snapshot();
+  const DeviceReading device = Telemetry::instance().read();  // before the probe below runs
   const auto& policy = environment_policy();
   std::vector<std::pair<std::string, double>> counters;
   const auto busy = others_busy(before_, after);
@@ -174,6 +179,34 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
   if (pressure) counters.emplace_back("memory_pressure", *pressure);
   counters.emplace_back("involuntary_switches",
                         static_cast<double>(after.involuntary_switches - before_.involuntary_switches));
+  // The device's readings: taken as sampling ended (clocks, temperature, power), or over both ends
+  // (a throttle reason or another process at either).
+  std::optional<uint64_t> reasons = device.throttle_reasons;
+  if (device_before_.throttle_reasons) reasons = reasons.value_or(0) | *device_before_.throttle_reasons;
+  std::optional<int> others = device.other_processes;
+  if (device_before_.other_processes) others = std::max(others.value_or(0), *device_before_.other_processes);
+  for (const auto& [name, value] : {std::pair{"gpu_temperature_c", device.temperature_c},
+                                    std::pair{"sm_clock_mhz", device.sm_clock_mhz},
+                                    std::pair{"mem_clock_mhz", device.mem_clock_mhz}, std::pair{"power_w", device.power_w}})
+    if (value) counters.emplace_back(name, *value);
+  if (reasons) counters.emplace_back("throttle_reasons", static_cast<double>(*reasons));
+  if (others) counters.emplace_back("gpu_other_processes", *others);
+  std::vector<std::string> conditions;
+  if (reasons && (*reasons & kThrottleMask)) conditions.push_back("throttled: " + throttle_names(*reasons & kThrottleMask));
+  if (device.sm_clock_mhz && g_probe.steady_sm_clock && *device.sm_clock_mhz < kClockSlack * *g_probe.steady_sm_clock) {
+    char text[128];
+    std::snprintf(text, sizeof text, "SM clock %.0f MHz below its steady %.0f MHz%s", *device.sm_clock_mhz,
+                  *g_probe.steady_sm_clock, reasons && (*reasons & 0x4) ? " (power cap)" : "");
+    conditions.emplace_back(text);
+  }
+  if (others && *others > 0) conditions.push_back(std::to_string(*others) + " other process(es) on the GPU");
+  if (!conditions.empty()) {
+    std::string why;
+    for (const auto& c : conditions) why += (why.empty() ? "" : "; ") + c;
+    g_device.emplace_back(benchmark, why);
+    if (policy.strict) throw std::runtime_error("device: " + why + " (--strict_env)");
+    progress().note("warning: " + benchmark + ": " + why);
+  }
   if (g_probe.reference > 0) {
     if (std::chrono::duration<double>(clock::now() - g_probe.last_probe).count() >= kProbeEverySeconds) {
       g_probe.last_ratio = probe_flop_per_second(g_probe.groups, 3) / g_probe.reference;
@@ -221,6 +254,8 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
 const std::vector<std::string>& busy_host_benchmarks() { return g_busy; }
 const std::vector<std::string>& slow_device_benchmarks() { return g_slow; }
 const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmarks() { return g_memory; }
+const std::vector<std::pair<std::string, std::string>>& device_condition_benchmarks() { return g_device; }
+std::string telemetry_source() { return Telemetry::instance().source(); }
 int rewarm_count() { return g_rewarms; }
 
 }  // namespace gb

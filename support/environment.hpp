@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "telemetry.hpp"
+
 namespace gb {
 
 // /proc parsing, pure for tests.
@@ -62,14 +64,17 @@ class EnvironmentWatch {
  public:
   // Warms the device again if it has been idle longer than rewarm_after_s, then snapshots the host.
   EnvironmentWatch();
-  // After sampling: the counters (host_busy, mem_available_bytes, involuntary_switches,
-  // device_clock_ratio: the probe's rate over the steady one, probed at most every 2 s), in that
-  // order; warnings for `benchmark`. Throws std::runtime_error under
-  // --strict_env when the host was busy.
+  // After sampling: the counters (host_busy, mem_available_bytes, memory_pressure,
+  // involuntary_switches, the device's own readings where it has a source: gpu_temperature_c,
+  // sm_clock_mhz, mem_clock_mhz, power_w, throttle_reasons, gpu_other_processes; then
+  // device_clock_ratio: the probe's rate over the steady one, probed at most every 2 s); warnings
+  // for `benchmark`. Throws std::runtime_error under --strict_env when the host was busy, short of
+  // memory, or the device throttled, slow or shared.
   std::vector<std::pair<std::string, double>> finish(const std::string& benchmark);
 
  private:
   HostSnapshot before_;
+  DeviceReading device_before_;
 };
 
 // The benchmarks flagged during the run, for the JSON context.
@@ -77,6 +82,10 @@ const std::vector<std::string>& busy_host_benchmarks();
 const std::vector<std::string>& slow_device_benchmarks();
 // The benchmarks measured under memory pressure or with too little memory available, with why.
 const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmarks();
+// The benchmarks the device's own readings flag (a throttle reason, the SM clock below its steady
+// value, another process on the GPU), with why; and where those readings come from ("" if nowhere).
+const std::vector<std::pair<std::string, std::string>>& device_condition_benchmarks();
+std::string telemetry_source();
 int rewarm_count();
 
 }  // namespace gb

@@ -272,7 +272,7 @@ class Run:
 
 
 FLAG_LISTS = (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", "device below its steady rate"),
-              ("memory_pressure_benchmarks", "memory pressure"))
+              ("memory_pressure_benchmarks", "memory pressure"), ("device_condition_benchmarks", "device throttled or shared"))
 
 
 def flagged_benchmarks(context):
@@ -289,8 +289,9 @@ def flagged_benchmarks(context):
             name = item.get("name") if isinstance(item, dict) else item
             if not isinstance(name, str):
                 continue
+            reason = item.get("reason") if isinstance(item, dict) and key == "device_condition_benchmarks" else None
             for k in (name, name + "/manual_time"):
-                out[k] = ", ".join(dict.fromkeys(filter(None, (out.get(k), why))))
+                out[k] = ", ".join(dict.fromkeys(filter(None, (out.get(k), reason or why))))
     return out
 
 

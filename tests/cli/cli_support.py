@@ -8,9 +8,10 @@ import unittest
 GPU_BENCH = os.environ["GPU_BENCH"]
 
 
-def run(*args, timeout=300):
+def run(*args, timeout=300, env=None):
+    """gpu_bench with args; env adds to the environment."""
     return subprocess.run([GPU_BENCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=dict(os.environ, **env) if env else None)
 
 
 def strict_load(path):

@@ -71,6 +71,30 @@ class Environment(unittest.TestCase):
             p = run(f"{flag}={bad}", ONE, *QUICK)
             self.assertEqual(p.returncode, 2, (flag, bad, p.stderr))
 
+    def test_device_readings_flag_a_throttled_or_shared_device(self):
+        # Without a source (PoCL) the readings are absent, never zeros.
+        p = run(ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(self.out)
+        self.assertEqual(data["context"]["telemetry_source"], "")
+        for key in ("gpu_temperature_c", "sm_clock_mhz", "throttle_reasons", "gpu_other_processes"):
+            self.assertNotIn(key, data["benchmarks"][0])
+        # The hook reports a hardware thermal slowdown and a second process on the device.
+        hook = {"GPU_BENCH_TEST_TELEMETRY": "throttle=0x40,sm_clock=900,other_processes=1,temperature=88"}
+        p = run(ONE, *QUICK, "--max_host_busy=1", "--benchmark_out=" + self.out, env=hook)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("throttled: thermal (hardware); 1 other process(es) on the GPU", p.stderr)
+        data = strict_load(self.out)
+        b = data["benchmarks"][0]
+        self.assertEqual((b["throttle_reasons"], b["gpu_other_processes"], b["gpu_temperature_c"]), (0x40, 1, 88))
+        flagged = json.loads(data["context"]["device_condition_benchmarks"])
+        self.assertEqual([f["name"] for f in flagged], [b["name"].replace("/manual_time", "")])
+        self.assertEqual(data["context"]["telemetry_source"], "test hook")
+        p = run("--strict_env", "--max_cpu_load=1000", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out,
+                env=hook)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertTrue(strict_load(self.out)["benchmarks"][0].get("error_occurred"))
+
     def test_too_little_memory_available_is_flagged_and_refused_when_strict(self):
         # A limit above any machine's memory stands in for a host that is short of it.
         p = run("--min_mem_available=1e9", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out)
