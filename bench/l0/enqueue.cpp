@@ -1,6 +1,8 @@
 // L0/Enqueue: launch overhead broken down, on in-order and out-of-order queues: host cost of one
 // enqueue, dispatch latency, round trip, back-to-back throughput, and frames under sync cadences.
-// Items: launches (frames for sync_cadence); times are host clock except dispatch (event spans).
+// Items: launches (frames for sync_cadence); times are host clock except dispatch (event spans)
+// and host_to_start: from the host's enqueue call to the kernel's START on one clock, the device's,
+// read at the call with clGetDeviceAndHostTimer (OpenCL 2.1) where the platform has it.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -12,10 +14,11 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Measure { host_enqueue, dispatch, roundtrip, back_to_back, sync_cadence };
+enum class Measure { host_enqueue, dispatch, host_to_start, roundtrip, back_to_back, sync_cadence };
 const gb::Axis<Measure> kMeasure{"",
                                  {{Measure::host_enqueue, "host_enqueue"},
                                   {Measure::dispatch, "dispatch"},
+                                  {Measure::host_to_start, "host_to_start"},
                                   {Measure::roundtrip, "roundtrip"},
                                   {Measure::back_to_back, "back_to_back"},
                                   {Measure::sync_cadence, "sync_cadence"}}};
@@ -36,7 +39,8 @@ struct Params {
   // any number of frames (sync_cadence syncs itself).
   int max_batch() const {
     if (measure == Measure::sync_cadence) return 1 << 20;
-    if (measure == Measure::dispatch || measure == Measure::roundtrip) return size_class == 1 ? 64 : 4096;
+    if (measure == Measure::dispatch || measure == Measure::host_to_start || measure == Measure::roundtrip)
+      return size_class == 1 ? 64 : 4096;
     return size_class == 1 ? 64 : 1024;
   }
   size_t stage_items() const { return size_class == 1 ? 1024 : 16384; }
@@ -154,6 +158,20 @@ void run(benchmark::State& state, const Params& p) {
         dispatched += units;
         return {span, seconds(t0, clock::now())};
       }
+      case Measure::host_to_start: {  // the device clock at the enqueue call, to the kernel's START
+        double span = 0;
+        for (int i = 0; i < units; ++i) {
+          cl_ulong device_now = 0, host_now = 0;
+          GB_CL(clGetDeviceAndHostTimer(gb::session().device()(), &device_now, &host_now));
+          cl::Event e;
+          fx.enqueue_empty(&e);
+          GB_CL(gb::finish(fx.queue));
+          cl_ulong start = 0;
+          GB_CL(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start));
+          span += start > device_now ? (start - device_now) * 1e-9 : 0.0;
+        }
+        return {span, seconds(t0, clock::now())};
+      }
       case Measure::roundtrip: {
         for (int i = 0; i < units; ++i) {
           fx.enqueue_empty();
@@ -211,6 +229,15 @@ void run(benchmark::State& state, const Params& p) {
 }
 
 // ---- registration ----------------------------------------------------------------------------
+// Why clGetDeviceAndHostTimer cannot serve here, or "" where it can (NVIDIA's and PoCL's OpenCL
+// answer CL_INVALID_OPERATION).
+std::string device_and_host_timer_missing() {
+  cl_ulong device_now = 0, host_now = 0;
+  const cl_int err = clGetDeviceAndHostTimer(gb::session().device()(), &device_now, &host_now);
+  if (err != CL_SUCCESS) return std::string("clGetDeviceAndHostTimer answers ") + gb::cl_error_name(err) + " on this platform";
+  return device_now ? "" : "clGetDeviceAndHostTimer reads a device clock of 0";
+}
+
 bool out_of_order_supported() {
   cl_command_queue_properties props = 0;  // CL_DEVICE_QUEUE_ON_HOST_PROPERTIES in OpenCL 2.0+
   if (clGetDeviceInfo(gb::session().device()(), CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, nullptr) != CL_SUCCESS)
@@ -224,9 +251,11 @@ void register_enqueue() {
   gb::declare_paths("L0/Enqueue", code_paths);
   const int size = gb::session().size_class();
   const bool ooo = out_of_order_supported();
+  const std::string no_timer = device_and_host_timer_missing();
   std::vector<Params> all;
   for (bool out_of_order : {false, true}) {
-    for (Measure m : {Measure::host_enqueue, Measure::dispatch, Measure::roundtrip, Measure::back_to_back})
+    for (Measure m : {Measure::host_enqueue, Measure::dispatch, Measure::host_to_start, Measure::roundtrip,
+                      Measure::back_to_back})
       all.push_back({m, out_of_order, 0, size});
     for (int cadence : {1, 10, 100}) all.push_back({Measure::sync_cadence, out_of_order, cadence, size});
   }
@@ -239,6 +268,8 @@ void register_enqueue() {
             : gb::bench_name("L0/Enqueue", {kMeasure.part(p.measure), {"queue", p.queue_name()}, {"size", std::to_string(size)}});
     if (p.out_of_order && !ooo)
       gb::skip_variant(name, "no out-of-order host queues (CL_DEVICE_QUEUE_PROPERTIES)");
+    else if (p.measure == Measure::host_to_start && !no_timer.empty())
+      gb::skip_variant(name, no_timer);
     else
       gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
                         [] { return std::vector<gb::ProgramKey>{program()}; });

@@ -95,6 +95,18 @@ class Environment(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertTrue(strict_load(self.out)["benchmarks"][0].get("error_occurred"))
 
+    def test_the_device_and_host_clock_is_used_or_its_absence_named(self):
+        p = run("--benchmark_filter=^L0/Enqueue/(host_to_start|dispatch)/queue:in_order/", *QUICK,
+                "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(self.out)
+        ran = [b["name"] for b in data["benchmarks"] if "/host_to_start/" in b["name"]]
+        skipped = [s for s in json.loads(data["context"]["skipped_variants"]) if "/host_to_start/" in s["name"]]
+        if ran:  # a platform with clGetDeviceAndHostTimer
+            self.assertFalse(data["benchmarks"][0].get("error_occurred"))
+        else:
+            self.assertTrue(skipped and all("clGetDeviceAndHostTimer" in s["reason"] for s in skipped), skipped)
+
     def test_too_little_memory_available_is_flagged_and_refused_when_strict(self):
         # A limit above any machine's memory stands in for a host that is short of it.
         p = run("--min_mem_available=1e9", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out)
