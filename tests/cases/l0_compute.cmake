@@ -5,6 +5,7 @@ add_case_test(L0.Roofline "^L0/Roofline/")
 add_case_test(L0.Math "^L0/Math/")
 add_case_test(L0.WorkGroup "^L0/WorkGroup/")
 add_case_test(L0.Divergence "^L0/Divergence/")
+add_case_test(L0.Stencil3D "^L0/Stencil3D/")
 
 add_test(NAME cli.clock_ramp COMMAND ${PYTHON3} -m unittest -v test_clock_ramp
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/cli)
