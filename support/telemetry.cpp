@@ -76,7 +76,7 @@ DeviceReading Telemetry::parse_test_hook(const std::string& text) {
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     const double number = std::strtod(value.c_str(), nullptr);
     if (key == "throttle") r.throttle_reasons = std::strtoull(value.c_str(), nullptr, 0);
-    else if (key == "sm_clock") r.sm_clock_mhz = number;
+    else if (key == "sm_clock") r.sm_clock_mhz = number;  // steady_sm_clock: not a reading
     else if (key == "mem_clock") r.mem_clock_mhz = number;
     else if (key == "temperature") r.temperature_c = number;
     else if (key == "power") r.power_w = number;
@@ -93,6 +93,9 @@ Telemetry& Telemetry::instance() {
 Telemetry::Telemetry() {
   if (const char* hook = std::getenv("GPU_BENCH_TEST_TELEMETRY"); hook && *hook) {
     hook_ = parse_test_hook(hook);
+    const std::string text = hook;
+    if (const auto at = text.find("steady_sm_clock="); at != std::string::npos)
+      hook_steady_sm_clock_ = std::strtod(text.c_str() + at + 16, nullptr);
     source_ = "test hook";
     return;
   }
@@ -117,6 +120,11 @@ Telemetry::Telemetry() {
   char version[96] = "";
   if (auto driver = symbol<int (*)(char*, unsigned)>(library_, "nvmlSystemGetDriverVersion")) driver(version, sizeof version);
   source_ = "NVML (driver " + std::string(version) + (bus.empty() ? "" : ", " + bus) + ")";
+}
+
+std::optional<double> Telemetry::steady_sm_clock() {
+  if (hook_steady_sm_clock_) return hook_steady_sm_clock_;
+  return read().sm_clock_mhz;
 }
 
 DeviceReading Telemetry::read() {

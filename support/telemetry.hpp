@@ -2,7 +2,8 @@
 // holds its clocks down, and the other processes using it. NVIDIA through NVML
 // (libnvidia-ml.so.1, loaded at run time so the binary runs where it is missing); elsewhere
 // nothing, and each absent reading is left out rather than zero. GPU_BENCH_TEST_TELEMETRY injects
-// readings for tests ("throttle=0x40,sm_clock=900,other_processes=1").
+// readings for tests ("throttle=0x40,sm_clock=900,other_processes=1"; steady_sm_clock=1980 stands
+// for the clock read after the warm-up).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -30,6 +31,8 @@ class Telemetry {
   // "NVML 12.580.159.04 (00000000:00:06.0)", "test hook", or "" when the device has no source.
   const std::string& source() const { return source_; }
   DeviceReading read();
+  // The SM clock right after the warm-up: the hook's steady_sm_clock, else a reading now.
+  std::optional<double> steady_sm_clock();
   // The injected readings of GPU_BENCH_TEST_TELEMETRY, pure for tests.
   static DeviceReading parse_test_hook(const std::string& text);
 
@@ -39,6 +42,7 @@ class Telemetry {
   void* library_ = nullptr;
   void* device_ = nullptr;
   std::optional<DeviceReading> hook_;
+  std::optional<double> hook_steady_sm_clock_;
   int own_processes_ = -1;  // entries of this process in NVML's list: 1, or with PID namespaces unknown
 };
 

@@ -94,6 +94,12 @@ class Environment(unittest.TestCase):
                 env=hook)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertTrue(strict_load(self.out)["benchmarks"][0].get("error_occurred"))
+        # An SM clock below 0.9 of the one after the warm-up (the warm-up runs here), power-capped.
+        slow = {"GPU_BENCH_TEST_TELEMETRY": "throttle=0x4,sm_clock=1500,steady_sm_clock=1980"}
+        p = run(ONE, *[a for a in QUICK if not a.startswith("--warmup_s")], "--warmup_s=0.3", "--max_host_busy=1",
+                "--benchmark_out=" + self.out, env=slow)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("SM clock 1500 MHz below its steady 1980 MHz (power cap)", p.stderr)
 
     def test_the_device_and_host_clock_is_used_or_its_absence_named(self):
         p = run("--benchmark_filter=^L0/Enqueue/(host_to_start|dispatch)/queue:in_order/", *QUICK,
