@@ -52,6 +52,10 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.list_paths = true;
     } else if (a == "--all_sweeps") {
       o.all_sweeps = true;
+    } else if (a == "--verify_only") {
+      o.verify_only = true;
+    } else if (a == "--skip_checks") {
+      o.skip_checks = true;
     } else if (a == "--strict_env") {
       o.strict_env = true;
     } else if (take_value(a, "--device", &v)) {
@@ -156,6 +160,12 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --max_time=S            at most S seconds of sampling per benchmark run; a run stopped by this
                           limit above --max_noise is flagged (converged=0, a warning) (default 1)
   --benchmark_min_time=S  instead of the noise rule, sample for at least S seconds
+  --verify_only           run one unit of each benchmark (no warm-up run, calibration or
+                          sampling) and check it: for simulators (Oclgrind) and quick checks;
+                          the times are one unit's, not measurements
+  --skip_checks           run no check (no rel_error in the output): for a simulator that runs
+                          part of each grid (tests/oclgrind/run_oclgrind.py --quick), never for
+                          results
   --progress=0            no "[i/N] name, ETA" lines on stderr
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)

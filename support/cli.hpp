@@ -20,6 +20,8 @@ struct CliOptions {
   bool clock_ramp = false;
   bool list_paths = false;          // --list_paths: each case's code paths per size class, as JSON
   bool strict_env = false;
+  bool verify_only = false;         // --verify_only: one unit per benchmark, then its check
+  bool skip_checks = false;         // --skip_checks: no check (a simulator running part of a grid)
   std::string device;               // --device=SPEC
   std::string device_index;         // -N
   std::optional<int> size_class;    // --size=1..4

@@ -12,6 +12,11 @@ std::map<std::string, PathTable>& tables() {
   return all;
 }
 
+PathSet& named_paths() {
+  static PathSet named;
+  return named;
+}
+
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -21,6 +26,10 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 }  // namespace
+
+namespace detail {
+void note_named_path(const std::string& name) { named_paths().insert(name); }
+}  // namespace detail
 
 void declare_paths(const std::string& family, PathTable table) { tables()[family] = std::move(table); }
 
@@ -41,6 +50,7 @@ std::string code_paths_json(size_t device_compute_units) {
     for (int size = 1; size <= 4; ++size)
       for (size_t cu : model_gpu_compute_units()) points.emplace_back(size, cu);
     bool first_entry = true;
+    named_paths().clear();
     for (const auto& [size, cu] : points) {
       out << (first_entry ? "\n" : ",\n") << "    {\"size\": " << size << ", \"compute_units\": " << cu
           << ", \"gpu\": " << (first_entry ? "false" : "true") << ", \"paths\": [";
@@ -52,7 +62,13 @@ std::string code_paths_json(size_t device_compute_units) {
       }
       out << "]}";
     }
-    out << "\n  ]";
+    out << ",\n    {\"named\": [";
+    bool first_named = true;
+    for (const auto& path : named_paths()) {
+      out << (first_named ? "" : ", ") << quoted(path);
+      first_named = false;
+    }
+    out << "]}\n  ]";
   }
   out << "\n}\n";
   return out.str();

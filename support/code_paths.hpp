@@ -24,12 +24,19 @@ void declare_paths(const std::string& family, PathTable table);
 // The compute units of the GPUs the larger sizes are listed for (besides the device at hand).
 const std::vector<size_t>& model_gpu_compute_units();
 
-// {"L1/Scan": [{"size": 1, "compute_units": 2, "gpu": false, "paths": [...]}, ...], ...}: size 1 on
-// the device at hand, then sizes 1 to 4 on the model GPUs ("gpu": true).
+// {"L1/Scan": [{"size": 1, "compute_units": 2, "gpu": false, "paths": [...]}, ...,
+// {"named": [...]}], ...}: size 1 on the device at hand, then sizes 1 to 4 on the model GPUs
+// ("gpu": true), then every path the table names through path_if, taken or not at any size: a
+// named path that no size takes is a branch no registered problem reaches.
 std::string code_paths_json(size_t device_compute_units);
 
-// Helpers for tables: "name" when `taken`.
+namespace detail {
+void note_named_path(const std::string& name);
+}
+
+// Helpers for tables: "name" when `taken`; named either way (the "named" list above).
 inline void path_if(PathSet& paths, bool taken, const std::string& name) {
+  detail::note_named_path(name);
   if (taken) paths.insert(name);
 }
 

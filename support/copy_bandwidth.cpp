@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "buffers.hpp"
+#include "options.hpp"
 #include "session.hpp"
 #include "timing.hpp"
 
@@ -37,11 +38,11 @@ const CopyBandwidth& device_copy_bandwidth() {
   const size_t local = std::min(kLocal, s.kernel_work_group_size(kernel));
   const cl::NDRange global((work_items + local - 1) / local * local);
   const Unit unit = [&](Batch& b) { b.launch(kernel, global, cl::NDRange(local)); };
-  run_batch(unit, 1);  // first use
+  if (!options().verify_only) run_batch(unit, 1);  // first use
   const double one = std::max(run_batch(unit, 1).device_seconds, 1e-9);
   const int units = static_cast<int>(std::clamp(min_sample_seconds() / one + 1, 1.0, 4096.0));
-  double best = 0;
-  for (int batch = 0; batch < 5; ++batch) {
+  double best = options().verify_only ? 2.0 * bytes / one : 0;  // --verify_only: one unit, a rough figure
+  for (int batch = 0; batch < (options().verify_only ? 0 : 5); ++batch) {
     const double t = run_batch(unit, units).device_seconds;
     if (t > 0) best = std::max(best, 2.0 * bytes * units / t);
   }

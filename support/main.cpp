@@ -222,6 +222,8 @@ int run(int argc, char** argv) {
   gb::options().stop.min_samples = cli.min_samples;
   gb::options().stop.max_time = cli.max_time_s;
   gb::options().stop.fixed_time = cli.min_time_s.value_or(0);
+  gb::options().verify_only = cli.verify_only;
+  gb::options().skip_checks = cli.skip_checks;
   gb::install_interrupt_handlers();
 
   std::unique_ptr<benchmark::BenchmarkReporter> display;

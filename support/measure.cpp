@@ -213,6 +213,18 @@ Sampled sample(const Timer& timer, int batch, const StopRule& rule, bool may_gro
   return out;
 }
 
+// --verify_only: one unit, timed once.
+Sampled sample_once(const Timer& timer) {
+  const auto start = std::chrono::steady_clock::now();
+  const Sample s = timer(1);
+  Sampled out;
+  out.stats = summarize({std::max(s.seconds, 1e-12)});
+  out.reported_seconds = s.seconds;
+  out.host_seconds = s.host_seconds;
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
 // A line on stderr that keeps the progress line intact.
 __attribute__((format(printf, 1, 2))) void warn(const char* format, ...) {
   char line[512];
@@ -296,13 +308,16 @@ Result measure(benchmark::State& state, const Measurement& m) {
     record.poisoned = true;
   }
   Beside beside(m.start_beside_, m.stop_beside_);
-  if (record.batch == 0) record.batch = calibrate(m.timer_, min_sample_seconds(), timer_floor_seconds(), m.max_batch_, m.device_clock_);
+  // --verify_only: one unit, so that a simulator runs each kernel once (and kernels that keep
+  // state across launches, such as a look-back's tickets, see one launch).
+  if (record.batch == 0)
+    record.batch = options().verify_only ? 1 : calibrate(m.timer_, min_sample_seconds(), timer_floor_seconds(), m.max_batch_, m.device_clock_);
   const int calibrated_batch = record.batch;
   const double calibration_seconds = seconds_since(calibration_start);
 
   Sampled run;
   for (auto _ : state) {  // one Google Benchmark iteration holds every sample
-    run = sample(m.timer_, calibrated_batch, rule, m.device_clock_, m.max_batch_);
+    run = options().verify_only ? sample_once(m.timer_) : sample(m.timer_, calibrated_batch, rule, m.device_clock_, m.max_batch_);
     state.SetIterationTime(run.stats.median);
   }
   const int batch = record.batch = run.batch;  // repetitions start from the grown batch
@@ -313,7 +328,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
   pause.release();
   const auto check_start = clock::now();
   const double read_back_before = read_back_seconds();
-  if (!record.check && m.check_) record.check = m.check_();
+  if (!record.check && m.check_ && !options().skip_checks) record.check = m.check_();
   if (std::getenv("GPU_BENCH_PHASES"))
     warn("phases %s: setup %.3f s, calibration %.3f s, sampling %.3f s (%zu x %d), check %.3f s (read-back %.3f s)",
          name.c_str(), setup_seconds, calibration_seconds, run.wall_seconds, stats.n, batch, seconds_since(check_start),
@@ -342,7 +357,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
   state.counters["noise"] = std::isfinite(stats.noise) ? stats.noise : 1.0;
   const bool converged = rule.fixed_time > 0 || rule.converged(stats);
   state.counters["converged"] = converged ? 1 : 0;
-  if (!converged)
+  if (!converged && !options().verify_only)
     warn("warning: %s: noise %.2f%% above --max_noise %.2f%% after %.2f s (%zu samples)", name.c_str(),
          100 * stats.noise, 100 * rule.max_noise, run.wall_seconds, stats.n);
   if (m.device_clock_ && run.reported_seconds > 0) {

@@ -9,6 +9,8 @@ struct RunOptions {
   double min_sample_seconds = 5e-3; // --min_sample_ms: floor for one timed sample
   double warmup_max_seconds = 3.0;  // --warmup_s: longest clock-ramp warm-up before measuring
   StopRule stop;                    // --max_noise, --min_samples, --max_time, --benchmark_min_time
+  bool verify_only = false;         // --verify_only: one unit per benchmark, no calibration
+  bool skip_checks = false;         // --skip_checks: measure() runs no check
 };
 
 RunOptions& options();

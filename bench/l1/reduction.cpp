@@ -60,7 +60,7 @@ gb::PathSet code_paths(int size_class, size_t compute_units) {
   gb::path_if(paths, trips >= 1, "unrolled vector loads");
   gb::path_if(paths, trips >= 2, "unrolled vector loads, 2+ trips");
   gb::path_if(paths, n4 % chunk != 0, "vector remainder after the unrolled loop");
-  gb::path_if(paths, n % 4 != 0, "scalar tail (n % 4)");
+  for (size_t r = 1; r < 4; ++r) gb::path_if(paths, n % 4 == r, "scalar tail of " + std::to_string(r) + " (n % 4)");
   gb::path_if(paths, groups > kWorkGroup, "final kernel: 2+ partials per work item");
   gb::path_if(paths, groups < kWorkGroup, "final kernel: idle work items");
   return paths;

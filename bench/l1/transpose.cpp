@@ -163,8 +163,10 @@ gb::PathSet code_paths(int size_class, size_t) {
   gb::path_if(paths, s.width >= 4 && s.height >= 4, "float4: 16-byte aligned float4 loads and stores");
   gb::path_if(paths, s.width % 4 != 0, "float4: vload4 on rows not 16-byte aligned (width % 4 != 0)");
   gb::path_if(paths, s.height % 4 != 0, "float4: vstore4 on rows not 16-byte aligned (height % 4 != 0)");
-  gb::path_if(paths, s.width % 4 != 0, "float4: scalar loads of a partial float4 at the right edge");
-  gb::path_if(paths, s.height % 4 != 0, "float4: scalar stores of a partial float4 at the bottom");
+  for (size_t r = 1; r < 4; ++r) {  // each length of a partial float4: its own element loop
+    gb::path_if(paths, s.width % 4 == r, "float4: scalar loads of a partial float4 at the right edge (" + std::to_string(r) + " of 4)");
+    gb::path_if(paths, s.height % 4 == r, "float4: scalar stores of a partial float4 at the bottom (" + std::to_string(r) + " of 4)");
+  }
   return paths;
 }
 

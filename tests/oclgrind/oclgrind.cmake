@@ -3,7 +3,9 @@
 # kernel_files.json says, per kernel file, which benchmarks reach its kernels.
 #
 # Labels: every test here has `oclgrind` (ctest -L oclgrind runs them all, over an hour on
-# 2 cores). The ones outside the CI subset also have `oclgrind_full`, which tools/run-tests leaves
+# 2 cores). Each file outside the CI subset also has a quick test, oclgrind.quick.<dir>.<file> (label oclgrind_quick,
+# run by CI): Oclgrind's --quick (two work groups per launch) with --data-races and bounds, which
+# finds a group's races and overruns in seconds where the full run takes minutes. The ones outside the CI subset also have `oclgrind_full`, which tools/run-tests leaves
 # out unless told otherwise (see README, "Tests"); `ci: true` in kernel_files.json puts a file in
 # the subset.
 # The fill-as-write shim (fill_as_write.cpp says why) is preloaded ahead of Oclgrind's runtime.
@@ -32,6 +34,14 @@ foreach(i RANGE ${OCLGRIND_LAST})
   string(REPLACE "/" "." test_name "oclgrind.${test_name}")
   add_test(NAME ${test_name} COMMAND ${OCLGRIND_RUN} --preload $<TARGET_FILE:oclgrind_fill_as_write>
                                      $<TARGET_FILE:gpu_bench> ${kernel_file})
+  # The quick test, for the files whose full test CI does not run.
+  if(NOT in_ci STREQUAL "ON")
+    string(REPLACE "oclgrind." "oclgrind.quick." quick_name "${test_name}")
+    add_test(NAME ${quick_name} COMMAND ${OCLGRIND_RUN} --quick --preload $<TARGET_FILE:oclgrind_fill_as_write>
+                                        $<TARGET_FILE:gpu_bench> ${kernel_file})
+    set_tests_properties(${quick_name} PROPERTIES LABELS "oclgrind;oclgrind_quick" TIMEOUT 300
+                                                  SKIP_RETURN_CODE 77 COST 20)
+  endif()
   set(labels oclgrind)
   if(NOT in_ci STREQUAL "ON")
     list(APPEND labels oclgrind_full)

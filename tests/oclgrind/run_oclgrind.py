@@ -3,6 +3,9 @@
 
   run_oclgrind.py [--preload SHIM] GPU_BENCH KERNEL_FILE
       e.g. run_oclgrind.py --preload build/tests/liboclgrind_fill_as_write.so build/gpu_bench l1/scan.cl
+  run_oclgrind.py --quick [--preload SHIM] GPU_BENCH KERNEL_FILE
+      the CI pass: Oclgrind's --quick (the first and last work group of every launch) with
+      --data-races --check-api (bounds are always checked), every kernel of the file
   run_oclgrind.py --coverage      every kernel file and kernel has an entry in kernel_files.json
 
 SHIM (fill_as_write.cpp, built by the tests) is preloaded ahead of Oclgrind's runtime: it turns
@@ -14,7 +17,12 @@ kernels they must run, and any Oclgrind or gpu_bench settings it needs. The run 
 the log has a finding that allowed.txt does not list (by kernel, kind and source line), an
 expected kernel did not run, a benchmark errored or failed verification, gpu_bench exited non-zero
 (a crash at exit included), or Oclgrind stopped reporting at --max-errors. Without oclgrind the
-test is skipped (77), but fails under CI=true."""
+test is skipped (77), but fails under CI=true.
+
+--quick runs only two work groups of each launch, once per benchmark and with no checks (outputs
+are mostly poison; the case tests verify on PoCL). It finds what PoCL hides and a group shows alone: races within a work group (a lost
+atomic, a missing barrier, a collapsed double buffer), races between the two groups on global
+memory, and out-of-bounds accesses (a local array one element short), at the edges too."""
 import argparse
 import fnmatch
 import json
@@ -32,6 +40,13 @@ from collections import Counter, OrderedDict
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SKIP = 77
+# --quick: each kernel once (a look-back's tickets are reset by the last group of a launch, which
+# --quick skips, so a second launch would wait for ever), and no checks: most of each output is
+# unwritten (the case tests verify on PoCL), and a check's own launches (a 2000-step channel) cost
+# more than the benchmark.
+QUICK_FLAGS = ["--verify_only", "--skip_checks"]
+QUICK_COMPUTE_UNITS = 32
+QUICK_TIMEOUT = 300  # ctest's limit of a --quick test, seconds
 MAX_ERRORS = 20000  # per process; a flood past it would hide later findings, so reaching it fails
 
 # gpu_bench: one discarded unit and one sample per benchmark, no warm-up, programs built on demand
@@ -58,6 +73,10 @@ ENTRY_KEYS = {
     "photo_crop": "a smaller copy of a photo, from its top left corner: {from, width, height}; "
                   "found through GPU_BENCH_IMAGE_DIR",
     "why": "why the filter or a setting is what it is",
+    "quick_filter": "the --quick pass's filter, where it differs (cheaper benchmarks that reach every kernel)",
+    "quick_why": "why the quick filter is what it is",
+    "quick_unreached": "kernel -> why the --quick pass does not run it (the full pass does)",
+    "quick_flags": "gpu_bench flags of the --quick pass instead of --verify_only --skip_checks",
 }
 
 
@@ -112,9 +131,12 @@ def coverage():
             problems.append(f"kernels/{rel}: kernel {k} is neither run by its oclgrind test nor listed as unreached")
         for k in sorted((expected | unreached) - found):
             problems.append(f"kernels/{rel}: tests/oclgrind/kernel_files.json names kernel {k}, which the file lacks")
-        for k, why in entry.get("unreached", {}).items():
+        for k, why in list(entry.get("unreached", {}).items()) + list(entry.get("quick_unreached", {}).items()):
             if not why.strip():
                 problems.append(f"kernels/{rel}: unreached kernel {k} needs a reason")
+        for k in sorted(set(entry.get("quick_unreached", {})) - expected):
+            problems.append(f"tests/oclgrind/kernel_files.json: {rel}: quick_unreached names {k}, which the full pass "
+                            "does not run")
     for rel in table:
         if rel not in files:
             problems.append(f"tests/oclgrind/kernel_files.json: {rel} is not a kernel file")
@@ -289,6 +311,7 @@ def run_pass(gpu_bench, rel, entry, bench_filter, checks, preload, oclgrind, tmp
     # Oclgrind 21.10's --uninitialized crashes (SIGSEGV) on optimised vector code (shufflevector):
     # with that check on, programs are built unoptimised.
     build = ["-cl-opt-disable"] if "--uninitialized" in checks else []
+    quick = "--quick" in checks
     build_options = " ".join(build + entry.get("build_options", []))
     # The wrapper's options as its OCLGRIND_* variables, so that the shim can be preloaded first.
     settings = {"OCLGRIND_" + c[2:].upper().replace("-", "_"): "1" for c in checks}
@@ -310,6 +333,10 @@ def run_pass(gpu_bench, rel, entry, bench_filter, checks, preload, oclgrind, tmp
     })
     if build_options:
         settings["OCLGRIND_BUILD_OPTIONS"] = build_options
+    if quick:
+        # Grids sized from the compute units (persistent groups) get more, smaller groups: the two
+        # that run do less work.
+        settings["OCLGRIND_COMPUTE_UNITS"] = str(QUICK_COMPUTE_UNITS)
     env = dict(os.environ)
     env.update(oclgrind_environment(oclgrind))
     if preload:
@@ -322,7 +349,8 @@ def run_pass(gpu_bench, rel, entry, bench_filter, checks, preload, oclgrind, tmp
         crop_png(crop["from"], os.path.join(tmp, os.path.basename(crop["from"])), crop["width"], crop["height"])
         env["GPU_BENCH_IMAGE_DIR"] = tmp
         print(f"GPU_BENCH_IMAGE_DIR: {crop['width']} x {crop['height']} of {crop['from']}")
-    cmd = [gpu_bench] + GPU_BENCH_FLAGS + entry.get("gpu_bench_args", []) + [
+    flags = entry.get("quick_flags", QUICK_FLAGS) if quick else []
+    cmd = [gpu_bench] + GPU_BENCH_FLAGS + flags + entry.get("gpu_bench_args", []) + [
         "--benchmark_filter=" + bench_filter, "--benchmark_out=" + out, "--benchmark_out_format=json"]
     print(" ".join(f"{k}='{v}'" for k, v in sorted(settings.items()) if k != "OCLGRIND_LOG"),
           "LD_PRELOAD=" + env["LD_PRELOAD"], " ".join(cmd), flush=True)
@@ -395,7 +423,7 @@ def judge_pass(rel, entry, bench_filter, output, code, log_text, run, seconds, a
     return ran, len(found)
 
 
-def run_file(gpu_bench, rel, preload=None):
+def run_file(gpu_bench, rel, preload=None, quick=False):
     table = load_table()
     if rel not in table:
         print(f"FAIL: {rel} has no entry in tests/oclgrind/kernel_files.json")
@@ -411,12 +439,21 @@ def run_file(gpu_bench, rel, preload=None):
     allowed = [a for a in load_allowed() if a["file"] == rel]
     checks = ["--data-races", "--uninitialized", "--check-api"]
     passes = [checks]
-    if entry.get("without_uninitialized"):
+    if quick:
+        # Races and bounds in two work groups per launch: the --uninitialized pass needs every
+        # group (a skipped group leaves what the next kernel reads unwritten) and unoptimised builds.
+        passes = [["--quick", "--data-races", "--check-api"]]
+        if entry.get("quick_filter"):
+            entry = dict(entry, filter=entry["quick_filter"])
+    elif entry.get("without_uninitialized"):
         passes = [["--data-races", "--check-api"]]
         print("no --uninitialized for this file:", entry["without_uninitialized"])
-    deadline = time.monotonic() + entry["timeout"] - 20
+    deadline = time.monotonic() + (QUICK_TIMEOUT if quick else entry["timeout"]) - 20
     failures, used, ran, messages, logs, seconds = [], Counter(), Counter(), 0, [], 0.0
     filters = entry["filter"] if isinstance(entry["filter"], list) else [entry["filter"]]
+    if quick and len(filters) > 1:
+        # separate_runs is about --uninitialized, which the quick pass leaves out: one process.
+        filters = ["|".join("(" + f + ")" for f in filters)]
     if len(filters) > 1:
         print("each filter in its own process:", entry["separate_runs"])
     for bench_filter, p in [(f, p) for f in filters for p in passes]:
@@ -430,7 +467,7 @@ def run_file(gpu_bench, rel, preload=None):
         logs.append(log_text)
         seconds += took
     for k in entry.get("kernels", []):
-        if not ran[k]:
+        if not ran[k] and not (quick and k in entry.get("quick_unreached", {})):
             failures.append(f"kernel {k} did not run (the filter no longer reaches it?)")
     for a in allowed:
         if not used[id(a)]:
@@ -448,6 +485,7 @@ def run_file(gpu_bench, rel, preload=None):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--coverage", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="two work groups per launch, races and bounds only")
     parser.add_argument("--preload", help="the fill-as-write shim (a shared library)")
     parser.add_argument("gpu_bench", nargs="?")
     parser.add_argument("kernel_file", nargs="?", help="as under kernels/, e.g. l1/scan.cl")
@@ -456,7 +494,7 @@ def main():
         return coverage()
     if not args.gpu_bench or not args.kernel_file:
         parser.error("GPU_BENCH and KERNEL_FILE are needed")
-    return run_file(args.gpu_bench, args.kernel_file, args.preload)
+    return run_file(args.gpu_bench, args.kernel_file, args.preload, args.quick)
 
 
 if __name__ == "__main__":

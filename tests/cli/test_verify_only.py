@@ -1,0 +1,42 @@
+"""--verify_only runs one unit per benchmark (no calibration, one sample) and still checks it;
+--skip_checks (for a simulator running part of each grid: run_oclgrind.py --quick) runs no check."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+from cli_support import GPU_BENCH, require_device, strict_load
+
+FILTER = "^L0/LocalMemory/read/type:float/stride:1/"
+
+
+def run(*flags):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        done = subprocess.run([GPU_BENCH, "--size=1", "--warmup_s=0", "--progress=0", "--benchmark_filter=" + FILTER,
+                               "--benchmark_out=" + path, *flags], capture_output=True, text=True, timeout=120)
+        runs = strict_load(path)["benchmarks"] if os.path.exists(path) else []
+    return done, [b for b in runs if b.get("run_type", "iteration") == "iteration"]
+
+
+class VerifyOnly(unittest.TestCase):
+    def setUp(self):
+        require_device()
+
+    def test_one_unit_then_the_check(self):
+        done, runs = run("--verify_only")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(runs), 1)
+        self.assertEqual((runs[0]["samples"], runs[0]["batch"]), (1, 1))
+        self.assertLessEqual(runs[0]["rel_error"], runs[0]["margin"])
+        self.assertNotIn("noise", done.stderr)
+
+    def test_skip_checks_reports_no_error_counters(self):
+        done, runs = run("--verify_only", "--skip_checks")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(runs), 1)
+        self.assertNotIn("rel_error", runs[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
