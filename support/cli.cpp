@@ -164,8 +164,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           sampling) and check it: for simulators (Oclgrind) and quick checks;
                           the times are one unit's, not measurements
   --skip_checks           run no check (no rel_error in the output): for a simulator that runs
-                          part of each grid (tests/oclgrind/run_oclgrind.py --quick), never for
-                          results
+                          part of each grid (the quick pass of tests/oclgrind/run_oclgrind.py),
+                          never for results
   --progress=0            no "[i/N] name, ETA" lines on stderr
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep)

@@ -152,7 +152,8 @@ class KernelNames(unittest.TestCase):
 
 
 # Test hooks, listed only when asked for, and the test that runs them instead of a case test.
-HOOKS = {"GPU_BENCH_SELFTEST_HANG": ("L0/SelfTest/", "cli.test_kernel_timeout")}
+HOOKS = {"GPU_BENCH_SELFTEST_HANG": ("L0/SelfTest/", "cli.test_kernel_timeout"),
+         "GPU_BENCH_SELFTEST_POISON": ("L0/SelfTest/poison_", "cli.test_poison")}
 
 
 class Names(unittest.TestCase):
