@@ -104,6 +104,32 @@ class Synthetic(unittest.TestCase):
         self.assertIn("clpeak float (best vector width): 20 TFLOP/s | 0.500 |", text)
         self.assertIn("clpeak_read: clpeak printed no figure", text)
 
+    def test_device_readings_make_the_conditions_table_and_a_conditions_run_stays_out_of_the_figures(self):
+        readings = {"gpu_temperature_c": 41.0, "sm_clock_mhz": 1980.0, "power_w": 300.0}
+        alone = run()
+        alone["context"]["telemetry_source"] = "NVML 12.580 (00000000:00:06.0)"
+        for entry in alone["benchmarks"]:
+            entry.update(readings)
+        shared = run(scale=2.0)
+        shared["context"].update(telemetry_source="NVML 12.580 (00000000:00:06.0)", device_condition_benchmarks=json.dumps(
+            [{"name": shared["benchmarks"][0]["name"], "reason": "1 other process(es) on the GPU"}]))
+        for entry in shared["benchmarks"]:
+            entry.update(readings, gpu_other_processes=1.0)
+        self.put("gpu9-2026-12-01", "alone.json", alone)
+        self.put("gpu9-2026-12-01", "shared.json", shared)
+        self.put("gpu9-2026-12-01", "manifest.json", {"files": {"shared.json": {
+            "command": "gpu_bench ...", "role": "conditions", "what": "beside a second process"}}})
+        text = self.make()
+        self.assertIn("| alone.json | NVML 12.580 (00000000:00:06.0) | 2 | 41 °C (41-41) | 1980 MHz (1980-1980) "
+                      "| absent | 300 W (300-300) | 0 / 0 / 0 / 0 |", text)
+        self.assertIn("| shared.json (beside a second process) |", text)
+        self.assertIn("| 1 / 0 / 0 / 0 |", text)
+        self.assertIn("- shared.json, device: `L0/Compute/mad/type:float/width:4/wg:256/size:3`: "
+                      "1 other process(es) on the GPU", text)
+        self.assertIn("| FP32 multiply-add | 10 TFLOP/s |", text)  # the shared run's 5 TFLOP/s is not a figure
+        self.assertNotIn("shared.json / alone.json", text)
+        self.assertNotIn("alone.json / shared.json", text)
+
     def test_check_fails_when_the_page_differs(self):
         self.put("gpu9-2026-12-01", "full.json", run())
         text = self.make()
