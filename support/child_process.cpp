@@ -16,7 +16,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -92,6 +95,29 @@ std::optional<int> run_child_entry(int argc, char** argv) {
   }
 }
 
+namespace {
+std::mutex g_children_mutex;
+std::set<pid_t> g_children;  // started and not yet reaped
+
+// An exited child not yet reaped is a zombie ('Z' after the command in /proc/PID/stat): its
+// device context is gone.
+bool exited(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z';
+}
+}  // namespace
+
+std::vector<pid_t> running_child_pids() {
+  std::lock_guard<std::mutex> lock(g_children_mutex);
+  std::vector<pid_t> pids;
+  for (pid_t pid : g_children)
+    if (!exited(pid)) pids.push_back(pid);
+  return pids;
+}
+
 ChildProcess::ChildProcess(const std::string& entry, const std::vector<std::string>& args) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -129,6 +155,8 @@ ChildProcess::ChildProcess(const std::string& entry, const std::vector<std::stri
     throw std::runtime_error("could not start child " + entry + ": " + std::strerror(error));
   }
   out_fd_ = fds[0];
+  std::lock_guard<std::mutex> lock(g_children_mutex);
+  g_children.insert(pid_);
 }
 
 ChildProcess::~ChildProcess() {
@@ -197,6 +225,8 @@ int ChildProcess::stop(double grace_s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::lock_guard<std::mutex> lock(g_children_mutex);
+  g_children.erase(pid_);
   return *exit_code_;
 }
 

@@ -25,6 +25,10 @@ std::optional<int> run_child_entry(int argc, char** argv);
 // In a child: whether the parent asked it to stop (SIGTERM). An entry polls it.
 bool child_stop_requested();
 
+// The pids of this process's children that are still running (not exited): their contexts on the
+// device are this run's own (build helpers, a case's competitor), not another application's.
+std::vector<pid_t> running_child_pids();
+
 // The parent's handle of one child.
 class ChildProcess {
  public:

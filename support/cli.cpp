@@ -50,8 +50,10 @@ CliOptions parse_cli(int* argc, char** argv) {
       o.clock_ramp = true;
     } else if (a == "--list_paths") {
       o.list_paths = true;
-    } else if (a == "--all_sweeps") {
+    } else if (a == "--all_sweeps" || a == "--all_sweeps=1") {
       o.all_sweeps = true;
+    } else if (a == "--all_sweeps=0") {
+      o.all_sweeps = false;
     } else if (a == "--verify_only") {
       o.verify_only = true;
     } else if (a == "--skip_checks") {
@@ -168,7 +170,8 @@ gpu_bench flags (all Google Benchmark flags below also work):
                           never for results
   --progress=0            no "[i/N] name, ETA" lines on stderr
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
-                          default set runs wg:auto and the 256-item shapes of each sweep)
+                          default set runs wg:auto and the 256-item shapes of each sweep);
+                          --all_sweeps=0: the default set's shapes also with a filter
   --build_threads=N       threads that build the selected benchmarks' OpenCL programs ahead of
                           time (default: 1 on a GPU; 0 on a CPU device, which the compiler would
                           slow); never while a benchmark samples

@@ -36,7 +36,7 @@ struct CliOptions {
   int min_samples = 10;
   double max_time_s = 1.0;          // --max_time: sampling time limit per benchmark run
   bool progress = true;
-  bool all_sweeps = false;          // every work-group sweep shape, not the default set
+  std::optional<bool> all_sweeps;   // every work-group sweep shape (unset: with a filter)
   std::optional<int> build_threads; // --build_threads: background program builders
   std::optional<int> build_processes; // --build_processes: helper processes filling the driver's cache
   double build_head_start_s = 1.0;  // --build_head_start: longest wait for builds before the first benchmark

@@ -308,13 +308,13 @@ int run(int argc, char** argv) {
   gb::add_device_context(chosen.info, size_class);
   const std::string filter = benchmark::GetBenchmarkFilter();
   const bool explicit_filter = !(filter.empty() || filter == "." || filter == "all");
-  const size_t left_out = gb::register_all_cases(cli.all_sweeps || explicit_filter);
+  const size_t left_out = gb::register_all_cases(cli.all_sweeps.value_or(explicit_filter));
   if (cli.list_paths) {
     std::fputs(gb::code_paths_json(chosen.info.compute_units).c_str(), stdout);
     return gb::failure_count() > 0 ? gb::kExitFailed : gb::kExitOk;
   }
   if (left_out > 0)
-    std::fprintf(stderr, "default set: %zu work-group sweep shapes not run (--all_sweeps or a --benchmark_filter runs them)\n", left_out);
+    std::fprintf(stderr, "default set: %zu work-group sweep shapes not run (--all_sweeps runs them)\n", left_out);
   const int selected = gb::selected_benchmark_count();
   if (selected == 0 && !listing) {
     std::fprintf(stderr, "gpu_bench: error: --benchmark_filter=%s matches no benchmark (--benchmark_list_tests lists them)\n",

@@ -5,11 +5,13 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <vector>
 
+#include "child_process.hpp"
 #include "cl.hpp"
 #include "session.hpp"
 
@@ -127,6 +129,19 @@ std::optional<double> Telemetry::steady_sm_clock() {
   return read().sm_clock_mhz;
 }
 
+int other_processes_of(unsigned listed, const std::vector<unsigned>& pids, unsigned self,
+                       const std::vector<pid_t>& children) {
+  if (std::find(pids.begin(), pids.end(), self) == pids.end()) {
+    // In a PID namespace NVML lists host PIDs: this process and each running child of ours is one
+    // entry all the same (its context is open), so that many entries are taken as ours.
+    return std::max(0, static_cast<int>(listed) - 1 - static_cast<int>(children.size()));
+  }
+  int others = static_cast<int>(listed - pids.size());  // entries beyond the buffer: not ours
+  for (unsigned pid : pids)
+    others += pid != self && std::find(children.begin(), children.end(), static_cast<pid_t>(pid)) == children.end();
+  return others;
+}
+
 DeviceReading Telemetry::read() {
   if (hook_) return *hook_;
   DeviceReading r;
@@ -148,13 +163,9 @@ DeviceReading Telemetry::read() {
     unsigned n = static_cast<unsigned>(infos.size());
     const int status = f(device_, &n, infos.data());
     if (status == kSuccess || status == kInsufficientSize) {
-      const unsigned self = static_cast<unsigned>(getpid());
-      bool listed = false;
-      for (unsigned i = 0; i < std::min<unsigned>(n, static_cast<unsigned>(infos.size())); ++i) listed |= infos[i].pid == self;
-      // In a PID namespace NVML lists this process under the host's PID: it is one of the entries
-      // all the same (its context is open), so one entry is taken as its own.
-      if (own_processes_ < 0) own_processes_ = 1;
-      r.other_processes = std::max(0, static_cast<int>(n) - (listed ? 1 : own_processes_));
+      std::vector<unsigned> pids;
+      for (unsigned i = 0; i < std::min<unsigned>(n, static_cast<unsigned>(infos.size())); ++i) pids.push_back(infos[i].pid);
+      r.other_processes = other_processes_of(n, pids, static_cast<unsigned>(getpid()), running_child_pids());
     }
   }
   return r;

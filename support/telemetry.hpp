@@ -5,16 +5,19 @@
 // readings for tests ("throttle=0x40,sm_clock=900,other_processes=1"; steady_sm_clock=1980 stands
 // for the clock read after the warm-up).
 #pragma once
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gb {
 
 struct DeviceReading {
   std::optional<double> temperature_c, sm_clock_mhz, mem_clock_mhz, power_w;
   std::optional<uint64_t> throttle_reasons;  // NVML's clocks-event reasons, a bitmask
-  std::optional<int> other_processes;        // processes other than this one with a context on it
+  std::optional<int> other_processes;        // processes with a context on it, other than this one and its children
 };
 
 // The reasons that mean the device is held below the clock it would run at: hardware slowdown,
@@ -23,6 +26,11 @@ struct DeviceReading {
 constexpr uint64_t kThrottleMask = 0x8 | 0x20 | 0x40 | 0x80;
 // "power cap, thermal (software)": the throttling reasons set in `reasons`, or "".
 std::string throttle_names(uint64_t reasons);
+
+// Of `listed` processes with a context on the device (the first of them in `pids`), those that
+// are neither `self` nor one of its running `children` (build helpers, a case's competitor).
+int other_processes_of(unsigned listed, const std::vector<unsigned>& pids, unsigned self,
+                       const std::vector<pid_t>& children);
 
 // The session device's telemetry source, opened on first use.
 class Telemetry {
@@ -43,7 +51,6 @@ class Telemetry {
   void* device_ = nullptr;
   std::optional<DeviceReading> hook_;
   std::optional<double> hook_steady_sm_clock_;
-  int own_processes_ = -1;  // entries of this process in NVML's list: 1, or with PID namespaces unknown
 };
 
 }  // namespace gb

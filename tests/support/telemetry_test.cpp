@@ -22,4 +22,18 @@ TEST(Telemetry, TheTestHookSetsOnlyWhatItNames) {
   EXPECT_FALSE(gb::Telemetry::parse_test_hook("").throttle_reasons);
 }
 
+TEST(Telemetry, OwnChildrenAreNotOtherProcesses) {
+  // Our PID in NVML's list: the build helpers (41, 42) are ours, 77 is another application.
+  EXPECT_EQ(gb::other_processes_of(4, {10, 41, 42, 77}, 10, {41, 42}), 1);
+  EXPECT_EQ(gb::other_processes_of(3, {10, 41, 42}, 10, {41, 42}), 0);
+  // A helper that has exited is no longer in `children`: its lingering entry counts.
+  EXPECT_EQ(gb::other_processes_of(3, {10, 41, 42}, 10, {41}), 1);
+  // Entries beyond the buffer are others.
+  EXPECT_EQ(gb::other_processes_of(5, {10, 41}, 10, {41}), 3);
+  // In a PID namespace (our PID not listed): one entry for us and one per running child.
+  EXPECT_EQ(gb::other_processes_of(9, {9001, 9002}, 10, {41, 42, 43, 44, 45, 46, 47, 48}), 0);
+  EXPECT_EQ(gb::other_processes_of(3, {9001, 9002, 9003}, 10, {41}), 1);
+  EXPECT_EQ(gb::other_processes_of(1, {9001}, 10, {41, 42}), 0);
+}
+
 }  // namespace
