@@ -1,9 +1,18 @@
 #!/usr/bin/python3
 """Runs every gpu_bench benchmark matching a filter at --size=1 on the default device and checks
 that each one ran, verified (rel_error <= margin), left no error, and reported margins no looser
-than tests/cases/margins.py allows. Usage: run_case.py GPU_BENCH FILTER [extra args]"""
+than tests/cases/margins.py allows.
+
+Usage: run_case.py GPU_BENCH FILTER [--part=ci|rest] [--ci_exclude=REGEX] [extra args]
+
+--part splits the filter's benchmarks in two that together are all of them: ci, the default set's
+work-group shapes (--all_sweeps=0) less the names --ci_exclude matches, each a kernel and path
+that another benchmark of the part also runs (a sweep shape, a plain inverse FFT whose kernels
+every forward benchmark's round trip runs and checks); rest, the others (ctest label case_full,
+which CI leaves out to stay within its time)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,8 +26,47 @@ def reject_constant(name):
     raise ValueError("non-strict JSON constant " + name)
 
 
+def listed(gpu_bench, pattern, *flags):
+    done = subprocess.run([gpu_bench, "--size=1", "--benchmark_list_tests", "--benchmark_filter=" + pattern, *flags],
+                          capture_output=True, text=True)
+    if done.returncode == 4:
+        return None
+    if done.returncode != 0:
+        raise SystemExit("FAIL: gpu_bench --benchmark_list_tests exited with %d: %s" % (done.returncode, done.stderr))
+    return [line.strip() for line in done.stdout.splitlines() if line.strip()]
+
+
+def exact(names):
+    """A filter that matches exactly these names (Google Benchmark's POSIX extended regex)."""
+    return "^(" + "|".join(re.sub(r"([.+*?()\[\]{}|^$\\])", r"\\\1", n) for n in names) + ")$"
+
+
+def part_filter(gpu_bench, pattern, part, ci_exclude):
+    """The filter of one part, or None when there is no device."""
+    every = listed(gpu_bench, pattern)
+    default_shapes = listed(gpu_bench, pattern, "--all_sweeps=0")
+    if every is None or default_shapes is None:
+        return None
+    ci = [n for n in default_shapes if not (ci_exclude and re.search(ci_exclude, n))]
+    names = ci if part == "ci" else [n for n in every if n not in set(ci)]
+    print("part %s: %d of the filter's %d benchmarks" % (part, len(names), len(every)))
+    return exact(names) if names else ""
+
+
 def main():
-    gpu_bench, pattern, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
+    gpu_bench, pattern = sys.argv[1], sys.argv[2]
+    options = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in sys.argv[3:] if a.startswith(("--part=", "--ci_exclude="))}
+    extra = [a for a in sys.argv[3:] if not a.startswith(("--part=", "--ci_exclude="))]
+    if "--part" in options:
+        if options["--part"] not in ("ci", "rest"):
+            raise SystemExit("run_case.py: --part: expected ci or rest")
+        pattern = part_filter(gpu_bench, pattern, options["--part"], options.get("--ci_exclude"))
+        if pattern is None:
+            print("no OpenCL device")
+            return 1 if os.environ.get("CI") == "true" else SKIP
+        if not pattern:
+            print("no benchmark of this filter is outside the CI part")
+            return SKIP
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
         # Verification is what these tests are for: the fewest samples the engine allows (one, after
