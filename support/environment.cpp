@@ -149,8 +149,9 @@ void set_device_probe(size_t groups, double steady_flop_per_second) {
   g_probe.groups = groups;
   g_probe.reference = steady_flop_per_second;
   g_probe.last_active = clock::now();
-  g_probe.steady_sm_clock = Telemetry::instance().steady_sm_clock();
 }
+
+void set_steady_clock_reference() { g_probe.steady_sm_clock = Telemetry::instance().steady_sm_clock(); }
 
 EnvironmentWatch::EnvironmentWatch() {
   const auto& policy = environment_policy();

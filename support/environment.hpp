@@ -58,6 +58,9 @@ EnvironmentPolicy& environment_policy();
 
 // The device probe's reference, taken right after the warm-up (rate at `groups` work groups).
 void set_device_probe(size_t groups, double steady_flop_per_second);
+// The SM clock the telemetry reads right after the warm-up, steady or not: later readings below
+// 0.9 of it are flagged.
+void set_steady_clock_reference();
 
 // What measure() calls around calibration and sampling.
 class EnvironmentWatch {

@@ -353,6 +353,7 @@ int run(int argc, char** argv) {
       const size_t groups = std::max<size_t>(1, r.samples[r.sized_from].work_groups / 10);
       gb::set_device_probe(groups, gb::probe_flop_per_second(groups, 5));
     }
+    gb::set_steady_clock_reference();
   }
 
   if (!listing) {
