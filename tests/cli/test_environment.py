@@ -131,6 +131,47 @@ class Environment(unittest.TestCase):
         failed = strict_load(self.out)["benchmarks"][0]
         self.assertTrue(failed.get("error_occurred"))
 
+    def test_memory_pressure_is_flagged_and_refused_when_strict(self):
+        # A PSI file whose stall total grows at half the clock's pace stands in for a host whose
+        # tasks wait on memory half the time (a real one would need the CI machine near its OOM).
+        psi = os.path.join(self.tmp.name, "memory")
+        writer = subprocess.Popen([sys.executable, "-c", PSI_WRITER, psi])
+        self.addCleanup(writer.wait)
+        self.addCleanup(writer.kill)
+        while not os.path.exists(psi):
+            time.sleep(0.01)
+        env = {"GPU_BENCH_TEST_PSI_MEMORY": psi}
+        p = run("--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("tasks stalled on memory", p.stderr)
+        data = strict_load(self.out)
+        b = data["benchmarks"][0]
+        self.assertGreater(b["memory_pressure"], 0.3)
+        self.assertLess(b["memory_pressure"], 0.7)
+        flagged = json.loads(data["context"]["memory_pressure_benchmarks"])
+        self.assertEqual([f["name"] for f in flagged], [b["name"].replace("/manual_time", "")])
+        p = run("--strict_env", "--max_cpu_load=1000", "--max_host_busy=1", ONE, *QUICK,
+                "--benchmark_out=" + self.out, env=env)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertTrue(strict_load(self.out)["benchmarks"][0].get("error_occurred"))
+        # Above the limit it is not flagged.
+        p = run("--max_host_busy=1", "--max_mem_pressure=0.9", ONE, *QUICK, "--benchmark_out=" + self.out, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(strict_load(self.out)["context"].get("memory_pressure_benchmarks", "[]")), [])
+
+
+# Rewrites /proc/pressure/memory's layout every 5 ms, "some" total at half the elapsed microseconds.
+PSI_WRITER = """
+import os, sys, time
+path, start = sys.argv[1], time.monotonic()
+while True:
+    total = int((time.monotonic() - start) * 0.5e6)
+    with open(path + ".tmp", "w") as f:
+        f.write(f"some avg10=50.00 avg60=50.00 avg300=50.00 total={total}\\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\\n")
+    os.replace(path + ".tmp", path)
+    time.sleep(0.005)
+"""
+
 
 if __name__ == "__main__":
     unittest.main()
