@@ -191,7 +191,8 @@ std::vector<std::pair<std::string, double>> EnvironmentWatch::finish(const std::
   if (device_before_.other_processes) others = std::max(others.value_or(0), *device_before_.other_processes);
   for (const auto& [name, value] : {std::pair{"gpu_temperature_c", device.temperature_c},
                                     std::pair{"sm_clock_mhz", device.sm_clock_mhz},
-                                    std::pair{"mem_clock_mhz", device.mem_clock_mhz}, std::pair{"power_w", device.power_w}})
+                                    std::pair{"mem_clock_mhz", device.mem_clock_mhz}, std::pair{"power_w", device.power_w},
+                                    std::pair{"gpu_busy_percent", device.busy_percent}})
     if (value) counters.emplace_back(name, *value);
   if (reasons) counters.emplace_back("throttle_reasons", static_cast<double>(*reasons));
   if (others) counters.emplace_back("gpu_other_processes", *others);

@@ -1,13 +1,16 @@
 // NVML through dlopen: the few entry points gpu_bench reads, declared here by their C signatures
-// (nvml.h is not a build dependency). The OpenCL device is matched to its NVML device by PCI bus id.
+// (nvml.h is not a build dependency); AMD and Intel GPUs through sysfs. The OpenCL device is
+// matched to its NVML device or sysfs folder by PCI bus id.
 #include "telemetry.hpp"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -33,14 +36,23 @@ F symbol(void* library, const char* name) {
   return library ? reinterpret_cast<F>(dlsym(library, name)) : nullptr;
 }
 
-// "0000000d:00:06.0"-style bus id of an OpenCL device, from cl_khr_pci_bus_info or NVIDIA's
-// attribute query; "" when the device has neither.
+// "0000000d:00:06.0"-style bus id of an OpenCL device, from cl_khr_pci_bus_info, AMD's topology
+// or NVIDIA's attribute query; "" when the device has none of them.
 std::string pci_bus_id(const cl::Device& device, const DeviceInfo& info) {
   char text[32];
   if (info.has_extension("cl_khr_pci_bus_info")) {
     struct { cl_uint domain, bus, device, function; } bus{};
     if (clGetDeviceInfo(device(), 0x410F /* CL_DEVICE_PCI_BUS_INFO_KHR */, sizeof bus, &bus, nullptr) == CL_SUCCESS) {
       std::snprintf(text, sizeof text, "%08x:%02x:%02x.%x", bus.domain, bus.bus, bus.device, bus.function);
+      return text;
+    }
+  }
+  if (info.has_extension("cl_amd_device_attribute_query")) {
+    struct { cl_uint type; cl_char unused[17]; cl_char bus, device, function; } topology{};  // cl_device_topology_amd
+    if (clGetDeviceInfo(device(), 0x4037 /* CL_DEVICE_TOPOLOGY_AMD */, sizeof topology, &topology, nullptr) == CL_SUCCESS &&
+        topology.type == 1 /* CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD */) {
+      std::snprintf(text, sizeof text, "%08x:%02x:%02x.%x", 0u, static_cast<unsigned char>(topology.bus),
+                    static_cast<unsigned char>(topology.device), static_cast<unsigned char>(topology.function));
       return text;
     }
   }
@@ -56,7 +68,97 @@ std::string pci_bus_id(const cl::Device& device, const DeviceInfo& info) {
   return "";
 }
 
+std::optional<double> read_number(const std::string& path) {
+  std::ifstream in(path);
+  double value = 0;
+  if (in >> value) return value;
+  return std::nullopt;
+}
+
+// The entries of a folder whose names start with `prefix`, sorted.
+std::vector<std::string> entries(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d))
+      if (std::string name = e->d_name; name.rfind(prefix, 0) == 0) names.push_back(name);
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// amdgpu's pp_dpm_sclk and pp_dpm_mclk: "0: 500Mhz\n1: 2100Mhz *\n", the starred level current.
+std::optional<double> current_dpm_level(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find('*') != std::string::npos) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) return std::nullopt;
+      return std::strtod(line.c_str() + colon + 1, nullptr);
+    }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::string sysfs_bus_id(const std::string& bus_id) {
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  char tail = 0;
+  if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &slot, &function, &tail) != 4) return "";
+  char text[16];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, slot, function);
+  return text;
+}
+
+std::string only_sysfs_gpu(const std::string& root) {
+  std::vector<std::string> gpus;
+  for (const auto& name : entries(root + "/bus/pci/devices", ""))
+    if (name[0] != '.' && SysfsGpu::open(root, name)) gpus.push_back(name);
+  return gpus.size() == 1 ? gpus.front() : "";
+}
+
+std::optional<SysfsGpu> SysfsGpu::open(const std::string& root, const std::string& bus_id) {
+  const std::string bdf = sysfs_bus_id(bus_id);
+  if (bdf.empty()) return std::nullopt;
+  SysfsGpu gpu;
+  gpu.dir_ = root + "/bus/pci/devices/" + bdf;
+  char target[4096];
+  const ssize_t n = readlink((gpu.dir_ + "/driver").c_str(), target, sizeof target - 1);
+  if (n <= 0) return std::nullopt;
+  target[n] = 0;
+  const std::string link = target;
+  gpu.driver_ = link.substr(link.rfind('/') + 1);
+  if (gpu.driver_ != "amdgpu" && gpu.driver_ != "i915" && gpu.driver_ != "xe") return std::nullopt;
+  const auto hwmons = entries(gpu.dir_ + "/hwmon", "hwmon");
+  if (!hwmons.empty()) gpu.hwmon_ = gpu.dir_ + "/hwmon/" + hwmons.front();
+  return gpu;
+}
+
+DeviceReading SysfsGpu::read() const {
+  DeviceReading r;
+  if (!hwmon_.empty()) {
+    if (auto t = read_number(hwmon_ + "/temp1_input")) r.temperature_c = *t / 1000;  // millidegrees
+    auto power = read_number(hwmon_ + "/power1_average");  // microwatts
+    if (!power) power = read_number(hwmon_ + "/power1_input");
+    if (power) r.power_w = *power / 1e6;
+  }
+  if (driver_ == "amdgpu") {
+    r.sm_clock_mhz = current_dpm_level(dir_ + "/pp_dpm_sclk");
+    r.mem_clock_mhz = current_dpm_level(dir_ + "/pp_dpm_mclk");
+    r.busy_percent = read_number(dir_ + "/gpu_busy_percent");
+  } else if (driver_ == "i915") {
+    for (const auto& card : entries(dir_ + "/drm", "card")) {
+      const std::string base = dir_ + "/drm/" + card;
+      r.sm_clock_mhz = read_number(base + "/gt/gt0/rps_act_freq_mhz");  // kernels from 5.16
+      if (!r.sm_clock_mhz) r.sm_clock_mhz = read_number(base + "/gt_act_freq_mhz");
+      if (r.sm_clock_mhz) break;
+    }
+  } else if (driver_ == "xe") {
+    r.sm_clock_mhz = read_number(dir_ + "/tile0/gt0/freq0/act_freq");
+  }
+  return r;
+}
 
 std::string throttle_names(uint64_t reasons) {
   static const std::pair<uint64_t, const char*> names[] = {
@@ -102,7 +204,17 @@ Telemetry::Telemetry() {
     return;
   }
   const DeviceInfo& info = session().info();
-  if (info.vendor.find("NVIDIA") == std::string::npos) return;  // AMD and Intel: no source read yet
+  if (info.vendor.find("NVIDIA") == std::string::npos) {
+    const char* test_root = std::getenv("GPU_BENCH_TEST_SYSFS_ROOT");
+    const bool test = test_root && *test_root;
+    if (!info.is_gpu() && !test) return;  // a CPU device has no GPU's readings
+    const std::string root = test ? test_root : "/sys";
+    std::string bus = pci_bus_id(session().device(), info);
+    if (bus.empty()) bus = only_sysfs_gpu(root);  // one AMD or Intel GPU: it is this one
+    sysfs_ = SysfsGpu::open(root, bus);
+    if (sysfs_) source_ = "sysfs " + sysfs_->driver() + " (" + sysfs_bus_id(bus) + ")";
+    return;
+  }
   library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   auto init = symbol<int (*)()>(library_, "nvmlInit_v2");
   if (!init || init() != kSuccess) return;
@@ -144,6 +256,7 @@ int other_processes_of(unsigned listed, const std::vector<unsigned>& pids, unsig
 
 DeviceReading Telemetry::read() {
   if (hook_) return *hook_;
+  if (sysfs_) return sysfs_->read();
   DeviceReading r;
   if (!device_) return r;
   unsigned value = 0;

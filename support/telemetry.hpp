@@ -1,7 +1,9 @@
 // What the device says of itself while benchmarks run: temperature, clocks, power, the reasons it
 // holds its clocks down, and the other processes using it. NVIDIA through NVML
-// (libnvidia-ml.so.1, loaded at run time so the binary runs where it is missing); elsewhere
-// nothing, and each absent reading is left out rather than zero. GPU_BENCH_TEST_TELEMETRY injects
+// (libnvidia-ml.so.1, loaded at run time so the binary runs where it is missing); AMD and Intel
+// through the PCI device's sysfs folder (amdgpu, i915, xe: hwmon temperature and power, the
+// current core and memory clocks, amdgpu's busy share); each absent reading is left out rather
+// than zero. GPU_BENCH_TEST_SYSFS_ROOT puts a test's tree in place of /sys. GPU_BENCH_TEST_TELEMETRY injects
 // readings for tests ("throttle=0x40,sm_clock=900,other_processes=1"; steady_sm_clock=1980 stands
 // for the clock read after the warm-up).
 #pragma once
@@ -16,6 +18,7 @@ namespace gb {
 
 struct DeviceReading {
   std::optional<double> temperature_c, sm_clock_mhz, mem_clock_mhz, power_w;
+  std::optional<double> busy_percent;        // sysfs (amdgpu's gpu_busy_percent); NVML: not read
   std::optional<uint64_t> throttle_reasons;  // NVML's clocks-event reasons, a bitmask
   std::optional<int> other_processes;        // processes with a context on it, other than this one and its children
 };
@@ -32,6 +35,23 @@ std::string throttle_names(uint64_t reasons);
 int other_processes_of(unsigned listed, const std::vector<unsigned>& pids, unsigned self,
                        const std::vector<pid_t>& children);
 
+// An AMD or Intel GPU's readings from sysfs: `root` stands for /sys, `bus_id` is "0000:03:00.0".
+class SysfsGpu {
+ public:
+  // The device's folder under root/bus/pci/devices when its driver is amdgpu, i915 or xe.
+  static std::optional<SysfsGpu> open(const std::string& root, const std::string& bus_id);
+  const std::string& driver() const { return driver_; }
+  DeviceReading read() const;
+
+ private:
+  std::string dir_, driver_, hwmon_;
+};
+
+// "00000000:03:00.0" or "0000:03:00.0" -> "0000:03:00.0", sysfs's form; "" when it is neither.
+std::string sysfs_bus_id(const std::string& bus_id);
+// The bus id of the one AMD or Intel GPU under root/bus/pci/devices, or "" (none, or several).
+std::string only_sysfs_gpu(const std::string& root);
+
 // The session device's telemetry source, opened on first use.
 class Telemetry {
  public:
@@ -47,6 +67,7 @@ class Telemetry {
  private:
   Telemetry();
   std::string source_;
+  std::optional<SysfsGpu> sysfs_;
   void* library_ = nullptr;
   void* device_ = nullptr;
   std::optional<DeviceReading> hook_;

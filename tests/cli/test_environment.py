@@ -131,6 +131,29 @@ class Environment(unittest.TestCase):
         failed = strict_load(self.out)["benchmarks"][0]
         self.assertTrue(failed.get("error_occurred"))
 
+    def test_an_amd_or_intel_gpu_is_read_through_sysfs(self):
+        # A fake sysfs with one amdgpu device stands for /sys; PoCL's device has no PCI bus id, so
+        # the one GPU there is taken for it.
+        root = self.tmp.name + "/sys"
+        dev = root + "/bus/pci/devices/0000:03:00.0"
+        os.makedirs(dev + "/hwmon/hwmon1")
+        os.makedirs(root + "/bus/pci/drivers/amdgpu")
+        os.symlink("../../../bus/pci/drivers/amdgpu", dev + "/driver")
+        for path, text in {"hwmon/hwmon1/temp1_input": "58000", "hwmon/hwmon1/power1_average": "210000000",
+                           "pp_dpm_sclk": "0: 500Mhz\n1: 2100Mhz *", "pp_dpm_mclk": "0: 1000Mhz *",
+                           "gpu_busy_percent": "99"}.items():
+            with open(dev + "/" + path, "w") as f:
+                f.write(text + "\n")
+        p = run("--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out, env={"GPU_BENCH_TEST_SYSFS_ROOT": root})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(self.out)
+        self.assertEqual(data["context"]["telemetry_source"], "sysfs amdgpu (0000:03:00.0)")
+        b = data["benchmarks"][0]
+        self.assertEqual((b["gpu_temperature_c"], b["power_w"], b["sm_clock_mhz"], b["mem_clock_mhz"],
+                          b["gpu_busy_percent"]), (58, 210, 2100, 1000, 99))
+        self.assertNotIn("throttle_reasons", b)
+        self.assertNotIn("gpu_other_processes", b)
+
     def test_memory_pressure_is_flagged_and_refused_when_strict(self):
         # A PSI file whose stall total grows at half the clock's pace stands in for a host whose
         # tasks wait on memory half the time (a real one would need the CI machine near its OOM).
