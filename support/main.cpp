@@ -24,6 +24,7 @@
 #include "cpu_load.hpp"
 #include "devices.hpp"
 #include "environment.hpp"
+#include "fleet_link.hpp"
 #include "multi_device.hpp"
 #include "interrupt.hpp"
 #include "options.hpp"
@@ -32,6 +33,7 @@
 #include "run_output.hpp"
 #include "session.hpp"
 #include "si_format.hpp"
+#include "telemetry.hpp"
 #include "timing.hpp"
 #include "verify.hpp"
 #include "watchdog.hpp"
@@ -306,6 +308,7 @@ int run(int argc, char** argv) {
 
   if (int code = check_cpu_load(cli); code >= 0) return code;
   gb::add_device_context(chosen.info, size_class);
+  if (!listing && !cli.list_paths) gb::fleet_send_device(gb::device_fingerprint(chosen.info), chosen.info.name, gb::device_pci_bus_id());
   const std::string filter = benchmark::GetBenchmarkFilter();
   const bool explicit_filter = !(filter.empty() || filter == "." || filter == "all");
   const size_t left_out = gb::register_all_cases(cli.all_sweeps.value_or(explicit_filter));

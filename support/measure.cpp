@@ -19,6 +19,7 @@
 #include "buffers.hpp"
 #include "copy_bandwidth.hpp"
 #include "environment.hpp"
+#include "fleet_link.hpp"
 #include "session.hpp"
 
 namespace gb {
@@ -315,9 +316,11 @@ Result measure(benchmark::State& state, const Measurement& m) {
   const int calibrated_batch = record.batch;
   const double calibration_seconds = seconds_since(calibration_start);
 
+  fleet_wait_to_sample(name);  // under gpu_bench_mpi --fleet=concurrent: every rank samples at once
   Sampled run;
   for (auto _ : state) {  // one Google Benchmark iteration holds every sample
     run = options().verify_only ? sample_once(m.timer_) : sample(m.timer_, calibrated_batch, rule, m.device_clock_, m.max_batch_);
+    run.stats.median *= fleet_test_slow_factor();
     state.SetIterationTime(run.stats.median);
   }
   const int batch = record.batch = run.batch;  // repetitions start from the grown batch
@@ -368,6 +371,7 @@ Result measure(benchmark::State& state, const Measurement& m) {
     if (ratio < 0.95 || ratio > 3.0) warn("warning: %s: host time is %.2fx device time", name.c_str(), ratio);
   }
   if (record.check) report_check(state, *record.check);
+  fleet_send_result(name, kinds.primary, stats.median, stats.noise, w.bytes());
   return Result{stats.median, stats.noise, static_cast<int>(stats.n), batch};
 }
 

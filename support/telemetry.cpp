@@ -111,6 +111,8 @@ std::string sysfs_bus_id(const std::string& bus_id) {
   return text;
 }
 
+std::string device_pci_bus_id() { return pci_bus_id(session().device(), session().info()); }
+
 std::string only_sysfs_gpu(const std::string& root) {
   std::vector<std::string> gpus;
   for (const auto& name : entries(root + "/bus/pci/devices", ""))

@@ -52,6 +52,9 @@ std::string sysfs_bus_id(const std::string& bus_id);
 // The bus id of the one AMD or Intel GPU under root/bus/pci/devices, or "" (none, or several).
 std::string only_sysfs_gpu(const std::string& root);
 
+// The session device's PCI bus id ("00000000:03:00.0"), or "" where the device does not say.
+std::string device_pci_bus_id();
+
 // The session device's telemetry source, opened on first use.
 class Telemetry {
  public:
