@@ -7,6 +7,7 @@
 // time; --fleet=both runs alone, then concurrent, and reports each benchmark's slowdown. Rank 0
 // gathers every rank's run and writes one JSON (docs/FLEET.md), prints the outliers last, and
 // exits with the first failing rank's code, or 6 for an outlier under --fleet_fail_on_outlier.
+#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -155,6 +156,10 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
     const std::string fds = std::to_string(to_child[0]) + "," + std::to_string(from_child[1]);
     setenv("GPU_BENCH_FLEET_FDS", fds.c_str(), 1);
     if (slowed) setenv("GPU_BENCH_TEST_SLOW_FACTOR", std::strchr(slow, ':') + 1, 1);
+    if (me.rank != 0 && std::getenv("GPU_BENCH_FLEET_ALL_CONSOLES") == nullptr) {
+      const int null = open("/dev/null", O_WRONLY);  // one console table, rank 0's; warnings from all
+      if (null >= 0) dup2(null, 1);
+    }
     std::vector<char*> argv{const_cast<char*>(exe.c_str())};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -173,7 +178,8 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
     bool ready = false;
     while (!ready && getline(&line, &size, lines) > 0) {
       auto parts = split(std::string(line, std::strcspn(line, "\n")), '\t');
-      if (parts[0] == "device" && parts.size() >= 4) {
+      if (parts[0] == "device" && parts.size() >= 3) {
+        parts.resize(4);  // a device without a PCI bus id ends its line with an empty field
         me.fingerprint = parts[1], me.device_name = parts[2], me.pci_bus_id = parts[3];
       } else if (parts[0] == "result" && parts.size() >= 6) {
         pass.results.push_back({parts[1], parts[2], std::atof(parts[3].c_str()), std::atof(parts[4].c_str()),

@@ -295,9 +295,63 @@ def flagged_benchmarks(context):
     return out
 
 
+FLEET_FORMAT = "gpu-bench-fleet"  # gpu_bench_mpi's file: every rank's run (docs/FLEET.md)
+
+
+def split_run_spec(path):
+    """'fleet.json#rank=1,mode=alone' -> ('fleet.json', {'rank': '1', 'mode': 'alone'}); a plain path
+    -> (path, {}). A '#' that is part of an existing file's name stays in the name."""
+    if "#" not in str(path) or os.path.exists(path):
+        return path, {}
+    base, _, spec = str(path).rpartition("#")
+    selector = {}
+    for part in spec.split(","):
+        key, eq, value = part.partition("=")
+        if not eq or key not in ("rank", "mode"):
+            raise InputError(f"{path}: expected FILE#rank=N[,mode=M] after '#'")
+        selector[key] = value
+    return base, selector
+
+
+def fleet_runs(data):
+    """Each rank's run of a fleet file: (label, run), the run's context naming its rank, host and mode."""
+    runs = []
+    for entry in data.get("runs") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("run"), dict):
+            continue  # a rank that wrote nothing (died before its file)
+        run = dict(entry["run"])
+        context = dict(run.get("context") or {})
+        context.update(fleet_rank=str(entry.get("rank")), fleet_host=str(entry.get("host")),
+                       fleet_mode=str(entry.get("mode")), fleet_device_index=str(entry.get("device_index")))
+        run["context"] = context
+        runs.append((f"rank={entry.get('rank')},mode={entry.get('mode')}", run))
+    return runs
+
+
+def select_run(data, selector, path):
+    """The run a selector names in a fleet file, or data itself for a plain run file."""
+    if not (isinstance(data, dict) and data.get("format") == FLEET_FORMAT):
+        if selector:
+            raise InputError(f"{path}: '#{','.join(f'{k}={v}' for k, v in selector.items())}' names a rank, "
+                             "but this is not a fleet file")
+        return data
+    runs = fleet_runs(data)
+    picked = [run for label, run in runs
+              if all(run["context"].get("fleet_" + k) == v for k, v in selector.items())]
+    modes = {run["context"]["fleet_mode"] for _, run in runs}
+    if len(picked) > 1 and "mode" not in selector and "concurrent" in modes:
+        picked = [run for run in picked if run["context"]["fleet_mode"] == "concurrent"]
+    if len(picked) != 1:
+        raise InputError(f"{path}: a fleet file: name one run as FILE#rank=N[,mode=M] "
+                         f"(runs: {', '.join(label for label, _ in runs) or 'none'})")
+    return picked[0]
+
+
 def load_run(path):
-    """Read one run file; InputError when it is not Google Benchmark JSON."""
-    data = load_json(path)
+    """Read one run file, or one rank's run of a fleet file (FILE#rank=N); InputError when it is not
+    Google Benchmark JSON."""
+    path, selector = split_run_spec(path)
+    data = select_run(load_json(path), selector, path)
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise InputError(f'{path}: no "benchmarks" list (not Google Benchmark JSON output)')
     context = data.get("context") if isinstance(data.get("context"), dict) else {}

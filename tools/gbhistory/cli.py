@@ -122,29 +122,30 @@ def open_store(args):
 def cmd_ingest(args):
     store = open_store(args)
     status, stored, known = 0, 0, 0
+    refused = 0
     for path in args.runs:
         try:
-            rows = runfile.read(path)
+            all_rows = runfile.read_all(path)  # a fleet file holds a run per rank
         except runfile.RunFileError as err:
             print(f"history: error: {path}: {err}", file=sys.stderr)
-            status = st.EXIT_BAD_RUN
+            status, refused = st.EXIT_BAD_RUN, refused + 1
             continue
-        if runfile.ingest(store, rows, args.tag):
-            stored += 1
-            print(f"{path}: stored run {rows.id[:12]} ({rows.run['device']}, {len(rows.results)} results)")
-        else:
-            known += 1
-            print(f"{path}: already stored (run {rows.id[:12]})")
+        for rows in all_rows:
+            if runfile.ingest(store, rows, args.tag):
+                stored += 1
+                print(f"{rows.run['source']}: stored run {rows.id[:12]} ({rows.run['device']}, {len(rows.results)} results)")
+            else:
+                known += 1
+                print(f"{rows.run['source']}: already stored (run {rows.id[:12]})")
     store.close()
-    print(f"history: {stored} run(s) stored, {known} already there, "
-          f"{len(args.runs) - stored - known} refused, in {store.shown}")
+    print(f"history: {stored} run(s) stored, {known} already there, {refused} refused, in {store.shown}")
     return status
 
 
 # ---------------------------------------------------------------- gate
 
 def current_run(store, ref):
-    if os.path.exists(ref) or ref.endswith(".json"):
+    if os.path.exists(ref) or ref.endswith(".json") or re.search(r"\.json(\.gz)?#", ref):  # FILE#rank=N: a fleet's run
         try:
             return hist.Current.from_file(runfile.read(ref))
         except runfile.RunFileError as err:

@@ -99,7 +99,39 @@ def _number(value):
 
 
 def read(path):
-    """The rows of one run file; RunFileError when it cannot be stored."""
+    """The rows of one run file, or of one rank's run of a fleet file (FILE#rank=N); RunFileError
+    when it cannot be stored."""
+    try:
+        base, selector = gb.split_run_spec(path)
+    except gb.InputError as err:
+        raise RunFileError(str(err)) from None
+    raw, data = _read_data(base)
+    if isinstance(data, dict) and data.get("format") == gb.FLEET_FORMAT:
+        try:
+            run = gb.select_run(data, selector, os.path.basename(base))
+        except gb.InputError as err:
+            raise RunFileError(str(err)) from None
+        label = "rank=" + run["context"]["fleet_rank"] + ",mode=" + run["context"]["fleet_mode"]
+        return _fleet_rows(raw, label, run, base)
+    if selector:
+        raise RunFileError("'#rank=...' names a rank, but this is not a fleet file")
+    return rows_of(data, hashlib.sha256(raw).hexdigest(), os.path.basename(base))
+
+
+def read_all(path):
+    """The rows of every run in a file: one for a run file, one per rank and mode for a fleet file."""
+    raw, data = _read_data(path)
+    if isinstance(data, dict) and data.get("format") == gb.FLEET_FORMAT:
+        return [_fleet_rows(raw, label, run, path) for label, run in gb.fleet_runs(data)]
+    return [rows_of(data, hashlib.sha256(raw).hexdigest(), os.path.basename(path))]
+
+
+def _fleet_rows(raw, label, run, path):
+    """One rank's run of a fleet file: stored as a run of its own device, its id the file's and the rank's."""
+    return rows_of(run, hashlib.sha256(raw + b"#" + label.encode()).hexdigest(), f"{os.path.basename(path)}#{label}")
+
+
+def _read_data(path):
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
@@ -118,8 +150,7 @@ def read(path):
         raise RunFileError("not JSON (not UTF-8 text)") from None
     if not text.strip():
         raise RunFileError("empty file (truncated?)")
-    data = _loads(text, os.path.basename(path))
-    return rows_of(data, hashlib.sha256(raw).hexdigest(), os.path.basename(path))
+    return raw, _loads(text, os.path.basename(path))
 
 
 def rows_of(data, run_id, source):
