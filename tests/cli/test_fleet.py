@@ -1,0 +1,107 @@
+# test_fleet.py: gpu_bench_mpi under Open MPI on PoCL (docs/FLEET.md): ranks run side by side or in
+# turns, rank 0 writes one file with every rank's run and the fleet's statistics, a rank slowed by
+# a test hook is the outlier (exit 6 with --fleet_fail_on_outlier), a rank whose gpu_bench dies is
+# named while the others' results are kept, and the gate and the history read the file.
+"""Run with: GPU_BENCH_MPI=build/gpu_bench_mpi /usr/bin/python3 -m unittest -v test_fleet"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from cli_support import require_device
+
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+QUICK = ["--size=1", "--warmup_s=0", "--progress=0", "--max_host_busy=1", "--min_sample_ms=1"]
+COPY = "--benchmark_filter=^L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:256/"
+MAD = "--benchmark_filter=^L0/Compute/mad/type:float/width:4/wg:256/"
+
+
+def mpirun(ranks, *args, env=None):
+    exe = os.environ.get("GPU_BENCH_MPI", "")
+    if not exe or not shutil.which("mpirun"):
+        raise unittest.SkipTest("GPU_BENCH_MPI or mpirun missing")
+    extra = dict(env or {}, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    exports = [word for name in (env or {}) for word in ("-x", name)]
+    return subprocess.run(["mpirun", "--oversubscribe", "-np", str(ranks), *exports, exe, *args], capture_output=True,
+                          text=True, timeout=300, env=dict(os.environ, **extra))
+
+
+class Fleet(unittest.TestCase):
+    def setUp(self):
+        require_device()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.out = os.path.join(self.tmp.name, "fleet.json")
+
+    def load(self):
+        with open(self.out) as f:
+            return json.load(f)
+
+    def test_both_modes_one_file_and_the_tools_read_it(self):
+        p = mpirun(2, "--fleet=both", COPY, *QUICK, "--max_time=0.05", "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        data = self.load()
+        self.assertEqual(data["format"], "gpu-bench-fleet")
+        fleet = data["fleet"]
+        self.assertEqual([r["rank"] for r in fleet["ranks"]], [0, 1])
+        self.assertTrue(all(r["status"] == {"alone": "ok", "concurrent": "ok"} for r in fleet["ranks"]))
+        self.assertTrue(all(r["device_fingerprint"] for r in fleet["ranks"]))
+        self.assertEqual(sorted((r["rank"], r["mode"]) for r in data["runs"]),
+                         [(0, "alone"), (0, "concurrent"), (1, "alone"), (1, "concurrent")])
+        for run in data["runs"]:
+            self.assertEqual(len(run["run"]["benchmarks"]), 1)
+        concurrent = [b for b in fleet["benchmarks"] if b["mode"] == "concurrent"][0]
+        self.assertEqual(concurrent["ranks"], 2)
+        self.assertLessEqual(concurrent["min_seconds"], concurrent["median_seconds"])
+        self.assertLessEqual(concurrent["median_seconds"], concurrent["max_seconds"])
+        self.assertGreater(concurrent["aggregate_bytes_per_second"], 0)  # the two ranks' rates summed
+        self.assertGreater(concurrent["slowdown"], 0)  # against the same benchmark alone
+        self.assertIn("fleet: 2 rank(s), mode both", p.stdout)
+        # The gate takes one rank's run, the history every rank's.
+        gate = subprocess.run([os.path.join(TOOLS, "gate"), self.out + "#rank=0,mode=alone", self.out + "#rank=1"],
+                              capture_output=True, text=True)
+        self.assertIn(gate.returncode, (0, 1), gate.stderr)
+        self.assertIn("1 benchmarks compared", gate.stdout)
+        gate = subprocess.run([os.path.join(TOOLS, "gate"), self.out, self.out], capture_output=True, text=True)
+        self.assertEqual(gate.returncode, 2)
+        self.assertIn("name one run as FILE#rank=N", gate.stderr)
+        db = os.path.join(self.tmp.name, "history.sqlite")
+        history = subprocess.run([os.path.join(TOOLS, "history"), "ingest", "--db", db, self.out],
+                                 capture_output=True, text=True)
+        self.assertEqual(history.returncode, 0, history.stderr)
+        self.assertIn("4 run(s) stored", history.stdout)
+
+    def test_a_slow_rank_is_the_outlier(self):
+        # Twice as slow, not 20%: the tests beside this one load the CPU that PoCL's ranks share,
+        # and a 20% slowdown is within what that load does to a rank (it is found on a quiet host).
+        p = mpirun(3, "--fleet=alone", "--fleet_fail_on_outlier", MAD, *QUICK, "--benchmark_out=" + self.out,
+                   env={"GPU_BENCH_TEST_SLOW_RANK": "1:2"})
+        self.assertEqual(p.returncode, 6, p.stdout + p.stderr)
+        outliers = self.load()["fleet"]["outliers"]
+        self.assertEqual([o["rank"] for o in outliers], [1])
+        self.assertGreater(outliers[0]["slower_by"], 0.5)
+        self.assertIn("1 outlier(s)", p.stdout)
+
+    def test_a_rank_that_dies_is_named_and_the_others_kept(self):
+        p = mpirun(3, COPY.replace("coalesced", "(coalesced|blocked)"), *QUICK, "--max_time=0.05",
+                   "--benchmark_out=" + self.out, env={"GPU_BENCH_TEST_KILL_RANK": "2"})
+        self.assertEqual(p.returncode, 128 + 9, p.stdout + p.stderr)
+        data = self.load()
+        self.assertEqual(data["fleet"]["ranks"][2]["status"], {"concurrent": "died (signal 9)"})
+        self.assertTrue(data["fleet"]["failed_ranks"][0].startswith("rank 2 "))
+        kept = {r["rank"]: r["run"] for r in data["runs"]}
+        self.assertEqual([len(kept[r]["benchmarks"]) for r in (0, 1)], [2, 2])
+        self.assertIsNone(kept[2])  # killed before it wrote its file
+        self.assertIn("failed: rank 2", p.stdout)
+
+    def test_a_bad_mode_is_a_usage_error(self):
+        p = mpirun(2, "--fleet=sideways", COPY, *QUICK)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("gpu_bench_mpi: error: --fleet: expected concurrent, alone or both", p.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
