@@ -75,14 +75,15 @@ class Fleet(unittest.TestCase):
         self.assertIn("4 run(s) stored", history.stdout)
 
     def test_a_slow_rank_is_the_outlier(self):
-        # Twice as slow, not 20%: the tests beside this one load the CPU that PoCL's ranks share,
-        # and a 20% slowdown is within what that load does to a rank (it is found on a quiet host).
+        # Five times as slow, not 20%: the tests beside this one load the CPU that PoCL's ranks
+        # share, which makes a rank's noise 20-40% and the outlier rule's 3x noise up to 120%
+        # (a 20% slowdown is found on a quiet host).
         p = mpirun(3, "--fleet=alone", "--fleet_fail_on_outlier", MAD, *QUICK, "--benchmark_out=" + self.out,
-                   env={"GPU_BENCH_TEST_SLOW_RANK": "1:2"})
+                   env={"GPU_BENCH_TEST_SLOW_RANK": "1:5"})
         self.assertEqual(p.returncode, 6, p.stdout + p.stderr)
         outliers = self.load()["fleet"]["outliers"]
         self.assertEqual([o["rank"] for o in outliers], [1])
-        self.assertGreater(outliers[0]["slower_by"], 0.5)
+        self.assertGreater(outliers[0]["slower_by"], 1.5)
         self.assertIn("1 outlier(s)", p.stdout)
 
     def test_a_rank_that_dies_is_named_and_the_others_kept(self):
