@@ -4,9 +4,12 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+
+#include "interrupt.hpp"
 
 namespace gb {
 
@@ -49,8 +52,13 @@ void fleet_wait_to_sample(const std::string& benchmark) {
   if (!in_fleet()) return;
   send("ready\t" + benchmark);
   char c = 0;
-  do {  // "go\n"
-    if (read(link().in, &c, 1) != 1) throw std::runtime_error("fleet: the launcher's pipe closed");
+  do {  // "go\n"; a stop signal ends the wait, and the harness then abandons the benchmark
+    const ssize_t n = read(link().in, &c, 1);
+    if (n < 0 && errno == EINTR) {
+      if (stop_requested()) return;
+      continue;
+    }
+    if (n != 1) throw std::runtime_error("fleet: the launcher's pipe closed");
   } while (c != '\n');
 }
 

@@ -151,6 +151,7 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
   if (mode == "alone" && me.rank > 0) MPI_Recv(nullptr, 0, MPI_BYTE, me.rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   const pid_t pid = fork();
   if (pid == 0) {
+    setpgid(0, 0);  // a signal to the job reaches gpu_bench once, forwarded (a second one ends it at once)
     close(to_child[1]);
     close(from_child[0]);
     const std::string fds = std::to_string(to_child[0]) + "," + std::to_string(from_child[1]);
@@ -267,6 +268,8 @@ Rank unpack(const std::string& text) {
 
 std::string status_of(int code) {
   if (code == 0) return "ok";
+  if (code == 130 || code == 143 || code == 129)
+    return "stopped by signal " + std::to_string(code - 128) + " (its finished benchmarks kept)";
   if (code > 128) return "died (signal " + std::to_string(code - 128) + ")";
   if (code == 5) return "hung (--kernel_timeout)";
   return "failed (exit " + std::to_string(code) + ")";
