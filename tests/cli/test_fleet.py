@@ -1,14 +1,17 @@
 # test_fleet.py: gpu_bench_mpi under Open MPI on PoCL (docs/FLEET.md): ranks run side by side or in
 # turns, rank 0 writes one file with every rank's run and the fleet's statistics, a rank slowed by
 # a test hook is the outlier (exit 6 with --fleet_fail_on_outlier), a rank whose gpu_bench dies is
-# named while the others' results are kept, and the gate and the history read the file.
+# named while the others' results are kept, SIGTERM to mpirun leaves what finished, and the gate
+# and the history read the file.
 """Run with: GPU_BENCH_MPI=build/gpu_bench_mpi /usr/bin/python3 -m unittest -v test_fleet"""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from cli_support import require_device
@@ -97,6 +100,24 @@ class Fleet(unittest.TestCase):
         self.assertEqual([len(kept[r]["benchmarks"]) for r in (0, 1)], [2, 2])
         self.assertIsNone(kept[2])  # killed before it wrote its file
         self.assertIn("failed: rank 2", p.stdout)
+
+    def test_sigterm_to_mpirun_leaves_the_finished_benchmarks_of_every_rank(self):
+        exe = os.environ.get("GPU_BENCH_MPI", "")
+        if not exe or not shutil.which("mpirun"):
+            raise unittest.SkipTest("GPU_BENCH_MPI or mpirun missing")
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        job = subprocess.Popen(["mpirun", "--oversubscribe", "-np", "2", exe, "--benchmark_filter=^L0/Compute/mad/",
+                                *QUICK, "--benchmark_out=" + self.out], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=env)
+        time.sleep(4)
+        job.send_signal(signal.SIGTERM)
+        out, _ = job.communicate(timeout=120)
+        data = self.load()
+        self.assertEqual([r["status"]["concurrent"] for r in data["fleet"]["ranks"]],
+                         ["stopped by signal 15 (its finished benchmarks kept)"] * 2, out)
+        for run in data["runs"]:
+            self.assertEqual(run["run"]["context"]["interrupted"], "SIGTERM")
+            self.assertGreater(len(run["run"]["benchmarks"]), 0)
 
     def test_a_bad_mode_is_a_usage_error(self):
         p = mpirun(2, "--fleet=sideways", COPY, *QUICK)
