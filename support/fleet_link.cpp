@@ -22,7 +22,7 @@ struct Link {
 const Link& link() {
   static const Link l = [] {
     Link parsed;
-    const char* fds = std::getenv("GPU_BENCH_FLEET_FDS");
+    const char* fds = std::getenv(kFleetFdsVariable);
     if (fds && std::sscanf(fds, "%d,%d", &parsed.in, &parsed.out) != 2) parsed = Link{};
     return parsed;
   }();
@@ -45,12 +45,12 @@ void send(const std::string& line) {
 bool in_fleet() { return link().out >= 0; }
 
 void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id) {
-  send("device\t" + fingerprint + "\t" + device + "\t" + pci_bus_id);
+  send(std::string(kFleetDevice) + "\t" + fingerprint + "\t" + device + "\t" + pci_bus_id);
 }
 
 void fleet_wait_to_sample(const std::string& benchmark) {
   if (!in_fleet()) return;
-  send("ready\t" + benchmark);
+  send(std::string(kFleetReady) + "\t" + benchmark);
   char c = 0;
   do {  // "go\n"; a stop signal ends the wait, and the harness then abandons the benchmark
     const ssize_t n = read(link().in, &c, 1);
@@ -66,12 +66,12 @@ void fleet_send_result(const std::string& benchmark, const std::string& primary_
                        double noise, double bytes_per_unit) {
   char numbers[96];
   std::snprintf(numbers, sizeof numbers, "\t%.9g\t%.6g\t%.9g", unit_seconds, noise, bytes_per_unit);
-  send("result\t" + benchmark + "\t" + primary_metric + numbers);
+  send(std::string(kFleetResult) + "\t" + benchmark + "\t" + primary_metric + numbers);
 }
 
 double fleet_test_slow_factor() {
   static const double factor = [] {
-    const char* text = std::getenv("GPU_BENCH_TEST_SLOW_FACTOR");
+    const char* text = std::getenv(kSlowFactorVariable);
     const double f = text ? std::strtod(text, nullptr) : 1.0;
     return f > 0 ? f : 1.0;
   }();

@@ -11,6 +11,14 @@
 
 namespace gb {
 
+// The protocol's names, shared with the launcher.
+constexpr const char* kFleetFdsVariable = "GPU_BENCH_FLEET_FDS";
+constexpr const char* kSlowFactorVariable = "GPU_BENCH_TEST_SLOW_FACTOR";
+constexpr const char* kFleetDevice = "device";
+constexpr const char* kFleetReady = "ready";
+constexpr const char* kFleetResult = "result";
+constexpr const char* kFleetGo = "go\n";
+
 bool in_fleet();
 void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id);
 void fleet_wait_to_sample(const std::string& benchmark);

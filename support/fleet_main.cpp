@@ -28,6 +28,8 @@
 #include <tuple>
 #include <vector>
 
+#include "fleet_link.hpp"  // the protocol's names (gpu_bench_mpi links none of the harness)
+
 namespace {
 
 constexpr int kExitUsage = 2, kExitFleetOutlier = 6;
@@ -155,8 +157,8 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
     close(to_child[1]);
     close(from_child[0]);
     const std::string fds = std::to_string(to_child[0]) + "," + std::to_string(from_child[1]);
-    setenv("GPU_BENCH_FLEET_FDS", fds.c_str(), 1);
-    if (slowed) setenv("GPU_BENCH_TEST_SLOW_FACTOR", std::strchr(slow, ':') + 1, 1);
+    setenv(gb::kFleetFdsVariable, fds.c_str(), 1);
+    if (slowed) setenv(gb::kSlowFactorVariable, std::strchr(slow, ':') + 1, 1);
     if (me.rank != 0 && std::getenv("GPU_BENCH_FLEET_ALL_CONSOLES") == nullptr) {
       const int null = open("/dev/null", O_WRONLY);  // one console table, rank 0's; warnings from all
       if (null >= 0) dup2(null, 1);
@@ -179,14 +181,14 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
     bool ready = false;
     while (!ready && getline(&line, &size, lines) > 0) {
       auto parts = split(std::string(line, std::strcspn(line, "\n")), '\t');
-      if (parts[0] == "device" && parts.size() >= 3) {
+      if (parts[0] == gb::kFleetDevice && parts.size() >= 3) {
         parts.resize(4);  // a device without a PCI bus id ends its line with an empty field
         me.fingerprint = parts[1], me.device_name = parts[2], me.pci_bus_id = parts[3];
-      } else if (parts[0] == "result" && parts.size() >= 6) {
+      } else if (parts[0] == gb::kFleetResult && parts.size() >= 6) {
         pass.results.push_back({parts[1], parts[2], std::atof(parts[3].c_str()), std::atof(parts[4].c_str()),
                                 std::atof(parts[5].c_str())});
         if (killed) kill(pid, SIGKILL);
-      } else if (parts[0] == "ready") {
+      } else if (parts[0] == gb::kFleetReady) {
         ready = true;
       }
     }
@@ -199,11 +201,11 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
     if (mode == "concurrent") {
       int mine = ready ? 1 : 0, waiting = 0;
       MPI_Allreduce(&mine, &waiting, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      if (ready && write(to_child[1], "go\n", 3) != 3) finished = true;
+      if (ready && write(to_child[1], gb::kFleetGo, 3) != 3) finished = true;
       if (waiting == 0) break;
     } else {
       if (!ready) break;
-      if (write(to_child[1], "go\n", 3) != 3) finished = true;
+      if (write(to_child[1], gb::kFleetGo, 3) != 3) finished = true;
     }
   }
   fclose(lines);
