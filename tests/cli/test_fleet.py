@@ -109,7 +109,7 @@ class Fleet(unittest.TestCase):
         job = subprocess.Popen(["mpirun", "--oversubscribe", "-np", "2", exe, "--benchmark_filter=^L0/Compute/mad/",
                                 *QUICK, "--benchmark_out=" + self.out], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=env)
-        time.sleep(4)
+        time.sleep(3)
         job.send_signal(signal.SIGTERM)
         out, _ = job.communicate(timeout=120)
         data = self.load()
