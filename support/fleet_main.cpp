@@ -134,7 +134,7 @@ std::vector<int> host_devices(const std::string& exe) {
 
 // One pass of gpu_bench on this rank. Concurrent: one MPI_Allreduce per benchmark, every rank
 // taking part until every rank's child has finished (a rank whose child ended joins with 0).
-Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::string& mode, const std::string& out) {
+Pass run_pass(const std::string& exe, const Options& o, Rank& me, int ranks, const std::string& mode, const std::string& out) {
   Pass pass;
   pass.mode = mode;
   int to_child[2], from_child[2];
@@ -218,8 +218,7 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, const std::str
   std::ifstream file(out);
   pass.run_json.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
   std::remove(out.c_str());
-  if (mode == "alone" && me.rank + 1 < [] { int n; MPI_Comm_size(MPI_COMM_WORLD, &n); return n; }())
-    MPI_Send(nullptr, 0, MPI_BYTE, me.rank + 1, 0, MPI_COMM_WORLD);
+  if (mode == "alone" && me.rank + 1 < ranks) MPI_Send(nullptr, 0, MPI_BYTE, me.rank + 1, 0, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   return pass;
 }
@@ -455,8 +454,8 @@ int main(int argc, char** argv) {
   me.device = devices.empty() ? 1 : devices[static_cast<size_t>(me.local_rank) % devices.size()];
   const char* tmp = std::getenv("TMPDIR");
   const std::string out = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpu_bench_mpi." + std::to_string(getpid()) + ".json";
-  if (o.mode == "alone" || o.mode == "both") me.passes.push_back(run_pass(exe, o, me, "alone", out));
-  if (o.mode == "concurrent" || o.mode == "both") me.passes.push_back(run_pass(exe, o, me, "concurrent", out));
+  if (o.mode == "alone" || o.mode == "both") me.passes.push_back(run_pass(exe, o, me, size, "alone", out));
+  if (o.mode == "concurrent" || o.mode == "both") me.passes.push_back(run_pass(exe, o, me, size, "concurrent", out));
 
   // Every rank's record to rank 0.
   const std::string packed = pack(me);

@@ -275,16 +275,22 @@ FLAG_LISTS = (("host_busy_benchmarks", "host busy"), ("slow_device_benchmarks", 
               ("memory_pressure_benchmarks", "memory pressure"), ("device_condition_benchmarks", "device throttled or shared"))
 
 
+def context_list(context, key):
+    """A list gpu_bench writes into its context as JSON text (the flagged benchmarks, the skips); [] when
+    absent or not a list."""
+    try:
+        items = json.loads(context.get(key) or "[]")
+    except (TypeError, ValueError):
+        return []
+    return items if isinstance(items, list) else []
+
+
 def flagged_benchmarks(context):
     """{benchmark key: why} of the benchmarks a run's context names as measured while the host was
     busy or the device below its steady rate (gpu_bench lists their names without /manual_time)."""
     out = {}
     for key, why in FLAG_LISTS:
-        try:
-            names = json.loads(context.get(key) or "[]")
-        except (TypeError, ValueError):
-            names = []
-        for item in names if isinstance(names, list) else []:
+        for item in context_list(context, key):
             # {"name": ..., "reason": ...} as gpu_bench writes them, or a bare name
             name = item.get("name") if isinstance(item, dict) else item
             if not isinstance(name, str):

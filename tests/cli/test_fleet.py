@@ -22,14 +22,19 @@ COPY = "--benchmark_filter=^L0/GlobalBandwidth/copy/type:float4/access:coalesced
 MAD = "--benchmark_filter=^L0/Compute/mad/type:float/width:4/wg:256/"
 
 
-def mpirun(ranks, *args, env=None):
+def mpirun_command(ranks, *args, env=None):
+    """The argv and environment of `mpirun -np RANKS gpu_bench_mpi ARGS`, env exported to the ranks."""
     exe = os.environ.get("GPU_BENCH_MPI", "")
     if not exe or not shutil.which("mpirun"):
         raise unittest.SkipTest("GPU_BENCH_MPI or mpirun missing")
-    extra = dict(env or {}, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    extra = dict(env or {}, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     exports = [word for name in (env or {}) for word in ("-x", name)]
-    return subprocess.run(["mpirun", "--oversubscribe", "-np", str(ranks), *exports, exe, *args], capture_output=True,
-                          text=True, timeout=300, env=dict(os.environ, **extra))
+    return ["mpirun", "--oversubscribe", "-np", str(ranks), *exports, exe, *args], dict(os.environ, **extra)
+
+
+def mpirun(ranks, *args, env=None):
+    argv, environment = mpirun_command(ranks, *args, env=env)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=300, env=environment)
 
 
 class Fleet(unittest.TestCase):
@@ -102,13 +107,8 @@ class Fleet(unittest.TestCase):
         self.assertIn("failed: rank 2", p.stdout)
 
     def test_sigterm_to_mpirun_leaves_the_finished_benchmarks_of_every_rank(self):
-        exe = os.environ.get("GPU_BENCH_MPI", "")
-        if not exe or not shutil.which("mpirun"):
-            raise unittest.SkipTest("GPU_BENCH_MPI or mpirun missing")
-        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-        job = subprocess.Popen(["mpirun", "--oversubscribe", "-np", "2", exe, "--benchmark_filter=^L0/Compute/mad/",
-                                *QUICK, "--benchmark_out=" + self.out], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=env)
+        argv, env = mpirun_command(2, "--benchmark_filter=^L0/Compute/mad/", *QUICK, "--benchmark_out=" + self.out)
+        job = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         time.sleep(3)
         job.send_signal(signal.SIGTERM)
         out, _ = job.communicate(timeout=120)

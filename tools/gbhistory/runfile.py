@@ -106,16 +106,14 @@ def read(path):
     except gb.InputError as err:
         raise RunFileError(str(err)) from None
     raw, data = _read_data(base)
-    if isinstance(data, dict) and data.get("format") == gb.FLEET_FORMAT:
-        try:
-            run = gb.select_run(data, selector, os.path.basename(base))
-        except gb.InputError as err:
-            raise RunFileError(str(err)) from None
-        label = "rank=" + run["context"]["fleet_rank"] + ",mode=" + run["context"]["fleet_mode"]
-        return _fleet_rows(raw, label, run, base)
-    if selector:
-        raise RunFileError("'#rank=...' names a rank, but this is not a fleet file")
-    return rows_of(data, hashlib.sha256(raw).hexdigest(), os.path.basename(base))
+    try:
+        run = gb.select_run(data, selector, os.path.basename(base))
+    except gb.InputError as err:
+        raise RunFileError(str(err)) from None
+    if run is data:  # a plain run file
+        return rows_of(data, hashlib.sha256(raw).hexdigest(), os.path.basename(base))
+    label = "rank=" + run["context"]["fleet_rank"] + ",mode=" + run["context"]["fleet_mode"]
+    return _fleet_rows(raw, label, run, base)
 
 
 def read_all(path):
