@@ -261,6 +261,7 @@ const std::vector<std::string>& slow_device_benchmarks() { return g_slow; }
 const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmarks() { return g_memory; }
 const std::vector<std::pair<std::string, std::string>>& device_condition_benchmarks() { return g_device; }
 std::string telemetry_source() { return Telemetry::instance().source(); }
+std::string gpu_uuid() { return Telemetry::instance().gpu_uuid(); }
 int rewarm_count() { return g_rewarms; }
 
 }  // namespace gb

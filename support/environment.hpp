@@ -89,6 +89,8 @@ const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmar
 // value, another process on the GPU), with why; and where those readings come from ("" if nowhere).
 const std::vector<std::pair<std::string, std::string>>& device_condition_benchmarks();
 std::string telemetry_source();
+// The GPU's own id from the same source (NVML's UUID, amdgpu's unique_id), or "".
+std::string gpu_uuid();
 int rewarm_count();
 
 }  // namespace gb

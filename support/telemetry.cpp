@@ -162,6 +162,13 @@ DeviceReading SysfsGpu::read() const {
   return r;
 }
 
+std::string SysfsGpu::unique_id() const {
+  std::ifstream in(dir_ + "/unique_id");
+  std::string id;
+  std::getline(in, id);
+  return id;
+}
+
 std::string throttle_names(uint64_t reasons) {
   static const std::pair<uint64_t, const char*> names[] = {
       {0x4, "power cap"}, {0x8, "hardware slowdown"}, {0x20, "thermal (software)"},
@@ -202,6 +209,10 @@ Telemetry::Telemetry() {
     const std::string text = hook;
     if (const auto at = text.find("steady_sm_clock="); at != std::string::npos)
       hook_steady_sm_clock_ = std::strtod(text.c_str() + at + 16, nullptr);
+    if (const auto at = text.find("uuid="); at != std::string::npos) {
+      const auto end = text.find(',', at);
+      gpu_uuid_ = text.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
+    }
     source_ = "test hook";
     return;
   }
@@ -214,7 +225,10 @@ Telemetry::Telemetry() {
     std::string bus = pci_bus_id(session().device(), info);
     if (bus.empty()) bus = only_sysfs_gpu(root);  // one AMD or Intel GPU: it is this one
     sysfs_ = SysfsGpu::open(root, bus);
-    if (sysfs_) source_ = "sysfs " + sysfs_->driver() + " (" + sysfs_bus_id(bus) + ")";
+    if (sysfs_) {
+      source_ = "sysfs " + sysfs_->driver() + " (" + sysfs_bus_id(bus) + ")";
+      gpu_uuid_ = sysfs_->unique_id();
+    }
     return;
   }
   library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -236,6 +250,9 @@ Telemetry::Telemetry() {
   char version[96] = "";
   if (auto driver = symbol<int (*)(char*, unsigned)>(library_, "nvmlSystemGetDriverVersion")) driver(version, sizeof version);
   source_ = "NVML (driver " + std::string(version) + (bus.empty() ? "" : ", " + bus) + ")";
+  char uuid[96] = "";  // NVML_DEVICE_UUID_V2_BUFFER_SIZE
+  if (auto f = symbol<int (*)(Device, char*, unsigned)>(library_, "nvmlDeviceGetUUID"); f && f(device_, uuid, sizeof uuid) == kSuccess)
+    gpu_uuid_ = uuid;
 }
 
 std::optional<double> Telemetry::steady_sm_clock() {

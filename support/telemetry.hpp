@@ -5,7 +5,7 @@
 // current core and memory clocks, amdgpu's busy share); each absent reading is left out rather
 // than zero. GPU_BENCH_TEST_SYSFS_ROOT puts a test's tree in place of /sys. GPU_BENCH_TEST_TELEMETRY injects
 // readings for tests ("throttle=0x40,sm_clock=900,other_processes=1"; steady_sm_clock=1980 stands
-// for the clock read after the warm-up).
+// for the clock read after the warm-up, uuid=GPU-... for the GPU's id).
 #pragma once
 #include <sys/types.h>
 
@@ -42,6 +42,8 @@ class SysfsGpu {
   static std::optional<SysfsGpu> open(const std::string& root, const std::string& bus_id);
   const std::string& driver() const { return driver_; }
   DeviceReading read() const;
+  // amdgpu's unique_id (the chip's serial, where the GPU has one), or "".
+  std::string unique_id() const;
 
  private:
   std::string dir_, driver_, hwmon_;
@@ -61,6 +63,10 @@ class Telemetry {
   static Telemetry& instance();
   // "NVML 12.580.159.04 (00000000:00:06.0)", "test hook", or "" when the device has no source.
   const std::string& source() const { return source_; }
+  // The GPU's own identity, the same for every process and machine that drives this chip: NVML's
+  // UUID ("GPU-..."), amdgpu's unique_id, or "" where the device has none. Two runs with one id ran
+  // on one GPU, which tools/gate uses to take the study's same-GPU spread.
+  const std::string& gpu_uuid() const { return gpu_uuid_; }
   DeviceReading read();
   // The SM clock right after the warm-up: the hook's steady_sm_clock, else a reading now.
   std::optional<double> steady_sm_clock();
@@ -69,7 +75,7 @@ class Telemetry {
 
  private:
   Telemetry();
-  std::string source_;
+  std::string source_, gpu_uuid_;
   std::optional<SysfsGpu> sysfs_;
   void* library_ = nullptr;
   void* device_ = nullptr;

@@ -77,10 +77,11 @@ class Environment(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         data = strict_load(self.out)
         self.assertEqual(data["context"]["telemetry_source"], "")
+        self.assertNotIn("gpu_uuid", data["context"])  # no id rather than an empty one
         for key in ("gpu_temperature_c", "sm_clock_mhz", "throttle_reasons", "gpu_other_processes"):
             self.assertNotIn(key, data["benchmarks"][0])
         # The hook reports a hardware thermal slowdown and a second process on the device.
-        hook = {"GPU_BENCH_TEST_TELEMETRY": "throttle=0x40,sm_clock=900,other_processes=1,temperature=88"}
+        hook = {"GPU_BENCH_TEST_TELEMETRY": "throttle=0x40,sm_clock=900,uuid=GPU-7e57,other_processes=1,temperature=88"}
         p = run(ONE, *QUICK, "--max_host_busy=1", "--benchmark_out=" + self.out, env=hook)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("throttled: thermal (hardware); 1 other process(es) on the GPU", p.stderr)
@@ -90,6 +91,7 @@ class Environment(unittest.TestCase):
         flagged = json.loads(data["context"]["device_condition_benchmarks"])
         self.assertEqual([f["name"] for f in flagged], [b["name"].replace("/manual_time", "")])
         self.assertEqual(data["context"]["telemetry_source"], "test hook")
+        self.assertEqual(data["context"]["gpu_uuid"], "GPU-7e57")
         p = run("--strict_env", "--max_cpu_load=1000", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out,
                 env=hook)
         self.assertEqual(p.returncode, 1, p.stderr)
@@ -141,13 +143,14 @@ class Environment(unittest.TestCase):
         os.symlink("../../../bus/pci/drivers/amdgpu", dev + "/driver")
         for path, text in {"hwmon/hwmon1/temp1_input": "58000", "hwmon/hwmon1/power1_average": "210000000",
                            "pp_dpm_sclk": "0: 500Mhz\n1: 2100Mhz *", "pp_dpm_mclk": "0: 1000Mhz *",
-                           "gpu_busy_percent": "99"}.items():
+                           "gpu_busy_percent": "99", "unique_id": "a1b2c3d4e5f60718"}.items():
             with open(dev + "/" + path, "w") as f:
                 f.write(text + "\n")
         p = run("--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out, env={"GPU_BENCH_TEST_SYSFS_ROOT": root})
         self.assertEqual(p.returncode, 0, p.stderr)
         data = strict_load(self.out)
         self.assertEqual(data["context"]["telemetry_source"], "sysfs amdgpu (0000:03:00.0)")
+        self.assertEqual(data["context"]["gpu_uuid"], "a1b2c3d4e5f60718")
         b = data["benchmarks"][0]
         self.assertEqual((b["gpu_temperature_c"], b["power_w"], b["sm_clock_mhz"], b["mem_clock_mhz"],
                           b["gpu_busy_percent"]), (58, 210, 2100, 1000, 99))

@@ -58,10 +58,11 @@ TEST(Telemetry, ReadsAnAmdGpuFromSysfs) {
   sys.device("0000:03:00.0", "amdgpu",
              {{"hwmon/hwmon4/temp1_input", "61000\n"}, {"hwmon/hwmon4/power1_average", "245000000\n"},
               {"pp_dpm_sclk", "0: 500Mhz\n1: 1800Mhz\n2: 2100Mhz *\n"}, {"pp_dpm_mclk", "0: 96Mhz\n1: 1000Mhz *\n"},
-              {"gpu_busy_percent", "97\n"}});
+              {"gpu_busy_percent", "97\n"}, {"unique_id", "7f3a9c0e12b45d68\n"}});
   auto gpu = gb::SysfsGpu::open(sys.root(), "00000000:03:00.0");  // the OpenCL form of the bus id
   ASSERT_TRUE(gpu);
   EXPECT_EQ(gpu->driver(), "amdgpu");
+  EXPECT_EQ(gpu->unique_id(), "7f3a9c0e12b45d68");
   const auto r = gpu->read();
   EXPECT_EQ(r.temperature_c, 61.0);
   EXPECT_EQ(r.power_w, 245.0);
@@ -83,6 +84,7 @@ TEST(Telemetry, ReadsIntelGpusFromSysfsAndLeavesMissingFilesAbsent) {
   EXPECT_EQ(i915.power_w, 12.5);
   EXPECT_FALSE(i915.temperature_c);  // no temp1_input
   EXPECT_FALSE(i915.mem_clock_mhz);
+  EXPECT_EQ(gb::SysfsGpu::open(sys.root(), "0000:00:02.0")->unique_id(), "");  // none: empty, not made up
   const auto xe = gb::SysfsGpu::open(sys.root(), "0000:04:00.0")->read();
   EXPECT_EQ(xe.sm_clock_mhz, 2050.0);
   EXPECT_FALSE(xe.power_w);

@@ -1,6 +1,7 @@
 # test_repro_study.py: tools/repro-study's between-run spread, and tools/gate judging with it: a
 # benchmark whose runs move 5% passes a 4% drift, a quiet one fails a 3% slowdown, each benchmark's
-# smallest detectable change is printed, the study of the runs' device is found by itself.
+# smallest detectable change is printed, the study of the runs' device is found by itself; runs of
+# one GPU give a same-GPU spread, which the gate takes for two runs of one GPU.
 """Run with: /usr/bin/python3 -m unittest discover -s tests/tools -p test_repro_study.py -v"""
 
 import json
@@ -24,14 +25,15 @@ RUN_FACTORS = {QUIET: (1.0, 1.001, 0.999, 1.0005), QUIET2: (1.0, 0.9995, 1.001, 
                LOUD: (1.0, 1.05, 0.96, 1.03), LOUD2: (1.0, 0.97, 1.04, 1.01)}
 
 
-def one_run(path, factors, device="Synthetic GPU A", slow=None):
+def one_run(path, factors, device="Synthetic GPU A", slow=None, gpu_uuid=None):
     entries = []
     for name in NAMES:
         t = 1e6 * factors[name] * (slow.get(name, 1.0) if slow else 1.0)
         entry = sr.bench(name, [t], bytes_moved=1 << 20)[0]
         entry.update(primary_metric="bytes_per_second", noise=0.001, samples=20.0, converged=1.0)
         entries.append(entry)
-    return sr.write_run(path, entries, sr.context(device=device))
+    extra = {"gpu_uuid": gpu_uuid} if gpu_uuid else {}
+    return sr.write_run(path, entries, sr.context(device=device, **extra))
 
 
 class Study(unittest.TestCase):
@@ -127,6 +129,86 @@ class Study(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
 
 
+# Two GPUs, two runs each: the GPUs differ by 4-6%, a GPU's two runs by 0.1-0.3%.
+GPU_FACTORS = {QUIET: (1.0, 1.001, 1.05, 1.051), QUIET2: (1.0, 0.999, 0.95, 0.952),
+               LOUD: (1.0, 1.003, 1.06, 1.058), LOUD2: (1.0, 1.002, 0.94, 0.942)}
+
+
+class SameGpu(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def runs(self, uuids):
+        return [one_run(os.path.join(self.tmp.name, f"gpu-run-{k}.json"), {n: GPU_FACTORS[n][k] for n in NAMES},
+                        gpu_uuid=uuids[k]) for k in range(4)]
+
+    def study(self, runs, *args):
+        out = os.path.join(self.tmp.name, "spread.json")
+        done = sr.run_tool("repro-study", "study", *runs, "-o", out, *args)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(out) as handle:
+            return out, json.load(handle), done
+
+    def test_runs_with_one_gpu_uuid_give_the_same_gpu_spread(self):
+        _, data, done = self.study(self.runs(["GPU-a", "GPU-a", "GPU-b", "GPU-b"]))
+        self.assertEqual(data["same_gpu"]["gpus"], {"GPU-a": ["gpu-run-0.json", "gpu-run-1.json"],
+                                                    "GPU-b": ["gpu-run-2.json", "gpu-run-3.json"]})
+        self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 2)
+        for name in NAMES:
+            b = data["benchmarks"][name]
+            within = math.sqrt(sum((math.log(GPU_FACTORS[name][i]) - math.log(GPU_FACTORS[name][j])) ** 2 / 2
+                                   for i, j in ((0, 1), (2, 3))) / 2)
+            self.assertAlmostEqual(b["own_same_gpu"], within, places=9)
+            self.assertLess(b["spread_same_gpu"], b["spread"] / 3)  # the GPUs' 5% is not in it
+        self.assertIn("spread_family_same_gpu", data["families"]["L0/Atomics/global"])
+        self.assertIn("Same GPU: 2 GPU(s) with several runs, 2 degrees of freedom", done.stdout)
+
+    def test_same_gpu_names_the_runs_that_carry_no_id(self):
+        runs = self.runs([None] * 4)
+        _, data, _ = self.study(runs)
+        self.assertNotIn("same_gpu", data)  # nothing says which runs shared a GPU
+        self.assertTrue(all("spread_same_gpu" not in b for b in data["benchmarks"].values()))
+        _, data, _ = self.study(runs, "--same-gpu", ",".join(runs[:2]), "--same-gpu", ",".join(runs[2:]))
+        self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 2)
+        bad = sr.run_tool("repro-study", "study", *runs[:3], "-o", os.path.join(self.tmp.name, "x.json"),
+                          "--same-gpu", f"{runs[0]},{runs[3]}")  # the last file is not studied
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("is not one of the runs studied", bad.stderr)
+
+    def test_a_same_gpu_group_whose_runs_name_two_gpus_is_refused(self):
+        runs = self.runs(["GPU-a", "GPU-b", None, None])
+        done = sr.run_tool("repro-study", "study", *runs, "-o", os.path.join(self.tmp.name, "x.json"),
+                           "--same-gpu", f"{runs[0]},{runs[1]}")
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
+        self.assertIn("name 2 GPUs (GPU-a, GPU-b)", done.stderr)
+
+    def test_the_gate_takes_the_same_gpu_spread_for_two_runs_of_one_gpu(self):
+        spread, _, _ = self.study(self.runs(["GPU-a", "GPU-a", "GPU-b", "GPU-b"]))
+        d = self.tmp.name
+        # A 3% slowdown of the quiet FFT: within the GPUs' spread, far beyond one GPU's.
+        base = one_run(os.path.join(d, "base.json"), {n: 1.0 for n in NAMES}, gpu_uuid="GPU-c")
+        cur = one_run(os.path.join(d, "cur.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03}, gpu_uuid="GPU-c")
+        other = one_run(os.path.join(d, "other.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03}, gpu_uuid="GPU-d")
+        done = sr.run_tool("gate", base, cur, "--spread", spread)
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertIn("its same-GPU spread (2 degrees of freedom)", done.stdout)
+        self.assertIn("floors: 4 study, same GPU", done.stdout)
+        done = sr.run_tool("gate", base, other, "--spread", spread)  # two GPUs: the spread between GPUs
+        self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn("floors: 4 study", done.stdout)
+        self.assertNotIn("same GPU", done.stdout)
+        done = sr.run_tool("gate", base, other, "--spread", spread, "--same-gpu")  # runs that say otherwise
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--same-gpu: the runs name two GPUs (GPU-c, GPU-d)", done.stderr)
+        # Runs without an id: --same-gpu says they shared one.
+        plain = [one_run(os.path.join(d, f"plain-{k}.json"), {n: 1.0 for n in NAMES}, slow=slow)
+                 for k, slow in enumerate((None, {QUIET: 1.03}))]
+        self.assertEqual(sr.run_tool("gate", *plain, "--spread", spread).returncode, 0)
+        self.assertEqual(sr.run_tool("gate", *plain, "--spread", spread, "--same-gpu").returncode, 1)
+
+
 class RunOnTheDevice(unittest.TestCase):
     def test_two_fresh_processes_on_a_small_filter(self):
         exe = os.environ.get("GPU_BENCH")
@@ -140,6 +222,9 @@ class RunOnTheDevice(unittest.TestCase):
             self.assertEqual(len(data["runs"]), 2)
             self.assertTrue(data["benchmarks"])
             self.assertTrue(all(b["spread"] >= 0.001 for b in data["benchmarks"].values()))
+            # fresh processes of one machine: one GPU, so the same-GPU spread is the spread
+            self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 1)
+            self.assertTrue(all(b["spread_same_gpu"] == b["spread"] for b in data["benchmarks"].values()))
             self.assertTrue(os.path.exists(os.path.join(d, "run-1.json")))
             self.assertTrue(os.path.exists(os.path.join(d, "run-2.json")))
 
