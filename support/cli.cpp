@@ -105,6 +105,9 @@ CliOptions parse_cli(int* argc, char** argv) {
       if (v != "0" && v != "1" && v != "false" && v != "true")
         throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
       o.progress = v == "1" || v == "true";
+    } else if (take_value(a, "--spread_study", &v)) {
+      if (v.empty()) throw UsageError("--spread_study: expected a study file (tools/repro-study) or none");
+      o.spread_study = v;
     } else if (take_value(a, "--benchmark_min_time", &v)) {
       o.min_time_s = parse_number("--benchmark_min_time", v, 1e-9, 1e6);
     } else if (take_value(a, "--benchmark_out", &v)) {
@@ -168,6 +171,10 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --skip_checks           run no check (no rel_error in the output): for a simulator that runs
                           part of each grid (the quick pass of tests/oclgrind/run_oclgrind.py),
                           never for results
+  --spread_study=FILE     the reproducibility study (tools/repro-study) whose run-to-run spreads the
+                          output file gives beside each benchmark (run_to_run_spread); default: the
+                          study of this device under docs/results (GPU_BENCH_RESULTS_DIR), if any;
+                          none: no study
   --progress=0            no "[i/N] name, ETA" lines on stderr
   --all_sweeps            with no --benchmark_filter, run every work-group sweep shape (the
                           default set runs wg:auto and the 256-item shapes of each sweep);

@@ -33,6 +33,7 @@
 #include "run_output.hpp"
 #include "session.hpp"
 #include "si_format.hpp"
+#include "spread_study.hpp"
 #include "telemetry.hpp"
 #include "timing.hpp"
 #include "verify.hpp"
@@ -244,6 +245,26 @@ int run(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> file_context;
   const bool write_file = !cli.benchmark_out.empty() && !listing && !cli.clock_ramp;
   bool file_written = false;
+  // The reproducibility study whose run-to-run spreads go beside each benchmark in the file.
+  if (write_file && cli.spread_study != "none") {
+    try {
+      std::optional<gb::SpreadStudy> study;
+      if (!cli.spread_study.empty()) {
+        study = gb::read_spread_study(cli.spread_study);
+        if (study->device != chosen.info.name)
+          throw std::runtime_error(cli.spread_study + ": a study of " + study->device + ", not of " + chosen.info.name);
+      } else {
+        study = gb::find_spread_study(chosen.info.name, gb::spread_study_dirs(gb::executable_path()));
+      }
+      if (study) {
+        file_context.emplace_back("spread_study", study->path + " (" + std::to_string(study->runs) + " runs)");
+        gb::set_run_spread_study(std::move(study));
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpu_bench: error: --spread_study: %s\n", e.what());
+      return gb::kExitUsage;
+    }
+  }
   auto end_of_run_context = [&] {
     file_context.emplace_back("skipped_variants", skipped_json(gb::skipped_variants()));
     // The environment's warnings (support/environment): benchmarks measured while the host was

@@ -14,6 +14,7 @@
 #include "measure.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
+#include "spread_study.hpp"
 
 namespace gb {
 
@@ -64,11 +65,18 @@ std::string RunRecorder::render(const std::string& format) const {
   return format == "json" ? with_metric_kinds(strict_json_text(out.str())) : out.str();
 }
 
+static std::string json_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
 // Google Benchmark's JSON, with each benchmark's primary_metric and metrics (support/measure.hpp's
-// MetricKinds) after its run_type line: 1.7.1 writes one field per line, run_name before run_type.
+// MetricKinds) after its run_type line: 1.7.1 writes one field per line, run_name before run_type;
+// and the run-to-run spreads of the study the run took (support/spread_study.hpp).
 std::string with_metric_kinds(const std::string& json) {
   std::istringstream in(json);
-  std::string out, line, run_name;
+  std::string out, line, run_name, full_name;
   const std::string name_key = "\"run_name\": \"", suffix = "/manual_time";
   while (std::getline(in, line)) {
     out += line + "\n";
@@ -76,6 +84,7 @@ std::string with_metric_kinds(const std::string& json) {
     if (at != std::string::npos) {
       run_name = line.substr(at + name_key.size());
       run_name = run_name.substr(0, run_name.rfind('"'));
+      full_name = run_name;  // a study's key
       if (run_name.size() > suffix.size() && run_name.compare(run_name.size() - suffix.size(), suffix.size(), suffix) == 0)
         run_name.resize(run_name.size() - suffix.size());
       continue;
@@ -86,6 +95,12 @@ std::string with_metric_kinds(const std::string& json) {
       out += indent + "\"primary_metric\": \"" + kinds->primary + "\",\n" + indent + "\"metrics\": [";
       for (size_t i = 0; i < kinds->metrics.size(); ++i) out += (i ? ", \"" : "\"") + kinds->metrics[i] + "\"";
       out += "],\n";
+    }
+    if (const SpreadStudy* study = run_spread_study()) {
+      for (const auto& [field, spreads] : {std::pair{"run_to_run_spread", &study->spread},
+                                           std::pair{"run_to_run_spread_same_gpu", &study->same_gpu}})
+        if (const auto found = spreads->find(full_name); found != spreads->end())
+          out += indent + "\"" + field + "\": " + json_number(found->second) + ",\n";
     }
     run_name.clear();
   }

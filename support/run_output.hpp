@@ -29,7 +29,8 @@ class RunRecorder : public benchmark::BenchmarkReporter {
   std::vector<Run> runs_;
 };
 
-// JSON text of Google Benchmark's reporter with each benchmark's primary_metric and metrics added.
+// JSON text of Google Benchmark's reporter with each benchmark's primary_metric and metrics added,
+// and its run_to_run_spread (and _same_gpu) where the run has a study of its device.
 std::string with_metric_kinds(const std::string& json);
 
 // Whether `path` can be written as an output file (its folder exists and is writable, and an

@@ -7,7 +7,9 @@
 import json
 import math
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -25,14 +27,19 @@ RUN_FACTORS = {QUIET: (1.0, 1.001, 0.999, 1.0005), QUIET2: (1.0, 0.9995, 1.001, 
                LOUD: (1.0, 1.05, 0.96, 1.03), LOUD2: (1.0, 0.97, 1.04, 1.01)}
 
 
-def one_run(path, factors, device="Synthetic GPU A", slow=None, gpu_uuid=None):
+def one_run(path, factors, device="Synthetic GPU A", slow=None, gpu_uuid=None, spreads=None):
+    """A run; spreads: {name: run_to_run_spread} as gpu_bench writes them from the study it took."""
     entries = []
     for name in NAMES:
         t = 1e6 * factors[name] * (slow.get(name, 1.0) if slow else 1.0)
         entry = sr.bench(name, [t], bytes_moved=1 << 20)[0]
         entry.update(primary_metric="bytes_per_second", noise=0.001, samples=20.0, converged=1.0)
+        if spreads:
+            entry["run_to_run_spread"] = spreads[name]
         entries.append(entry)
     extra = {"gpu_uuid": gpu_uuid} if gpu_uuid else {}
+    if spreads:
+        extra["spread_study"] = "results/synthetic/spread.json (4 runs)"
     return sr.write_run(path, entries, sr.context(device=device, **extra))
 
 
@@ -94,6 +101,25 @@ class Study(unittest.TestCase):
         # without the study the fixed 5% threshold lets the 3% slowdown through
         done = self.gate(base, cur, "--no-spread")
         self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn("floors: 4 fixed", done.stdout)
+
+    def test_without_a_study_file_the_gate_takes_the_spreads_the_runs_carry(self):
+        d = self.tmp.name
+        spreads = {QUIET: 0.001, QUIET2: 0.001, LOUD: 0.05, LOUD2: 0.05}
+        base = one_run(os.path.join(d, "carry-base.json"), {n: 1.0 for n in NAMES}, spreads=spreads)
+        cur = one_run(os.path.join(d, "carry-cur.json"), {n: 1.0 for n in NAMES}, slow={LOUD: 1.04, QUIET: 1.03},
+                      spreads=spreads)
+        done = self.gate(base, cur)  # no study in the results folder
+        self.assertEqual(done.returncode, 1, done.stdout)
+        lines = {l.split()[0]: l for l in done.stdout.splitlines() if l.startswith(("L0/", "L1/"))}
+        self.assertIn("REGRESSION", lines[QUIET])
+        self.assertNotIn("REGRESSION", lines[LOUD])
+        self.assertIn("run-to-run floor from the runs' own run_to_run_spread (studies results/synthetic/spread.json",
+                      done.stdout)
+        self.assertIn("floors: 4 run files", done.stdout)
+        self.assertEqual(self.gate(base, cur, "--no-spread").returncode, 0)  # fixed floors, 5% threshold
+        plain = one_run(os.path.join(d, "carry-plain.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03})
+        done = self.gate(base, plain)  # one run carries none: the fixed floors
         self.assertIn("floors: 4 fixed", done.stdout)
 
     def test_a_second_run_within_the_spread_passes(self):
@@ -224,7 +250,54 @@ class RunOnTheDevice(unittest.TestCase):
             self.assertTrue(all(b["spread"] >= 0.001 for b in data["benchmarks"].values()))
             # fresh processes of one machine: one GPU, so the same-GPU spread is the spread
             self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 1)
-            self.assertTrue(all(b["spread_same_gpu"] == b["spread"] for b in data["benchmarks"].values()))
+            for b in data["benchmarks"].values():
+                self.assertAlmostEqual(b["spread_same_gpu"], b["spread"], delta=b["spread"] * 1e-9)
+            self.the_next_run_carries_the_study(exe, d, data)
+
+    def the_next_run_carries_the_study(self, exe, d, data):
+        """gpu_bench writes the study's spreads beside each benchmark: named, found, or refused."""
+        def run(*args, results=None):
+            env = dict(os.environ, GPU_BENCH_RESULTS_DIR=results or os.path.join(d, "no-results"))
+            out = os.path.join(d, "next.json")
+            done = subprocess.run([exe, "--benchmark_filter=^L0/Compute/mad/type:float/width:1/", "--size=1",
+                                   "--max_time=0.02", "--warmup_s=0", "--min_sample_ms=1", "--progress=0",
+                                   "--max_host_busy=1", "--benchmark_out=" + out, *args],
+                                  capture_output=True, text=True, env=env, timeout=300)
+            if done.returncode != 0:
+                return done, None
+            with open(out) as handle:
+                return done, json.load(handle)
+        study = os.path.join(d, "spread.json")
+        done, run_file = run("--spread_study=" + study)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        self.assertTrue(run_file["context"]["spread_study"].startswith(study + " (2 runs)"))
+        for b in run_file["benchmarks"]:
+            expected = data["benchmarks"][b["name"]]
+            self.assertAlmostEqual(b["run_to_run_spread"], expected["spread"], delta=expected["spread"] * 1e-5)
+            self.assertAlmostEqual(b["run_to_run_spread_same_gpu"], expected["spread_same_gpu"],
+                                   delta=expected["spread"] * 1e-5)
+        # Found by itself in the results folder; none, or a folder without it, leaves the fields out.
+        results = os.path.join(d, "results")
+        os.makedirs(os.path.join(results, "this-device"))
+        shutil.copy(study, os.path.join(results, "this-device", "spread.json"))
+        done, run_file = run(results=results)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        self.assertIn("this-device/spread.json", run_file["context"]["spread_study"])
+        self.assertTrue(all("run_to_run_spread" in b for b in run_file["benchmarks"]))
+        for args, results_dir in ((("--spread_study=none",), results), ((), None)):
+            done, run_file = run(*args, results=results_dir)
+            self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+            self.assertNotIn("spread_study", run_file["context"])
+            self.assertTrue(all("run_to_run_spread" not in b for b in run_file["benchmarks"]))
+        # A study of another device, or a file that is not one: exit 2, one line.
+        other = dict(data, device="Another GPU")
+        with open(os.path.join(d, "other.json"), "w") as handle:
+            json.dump(other, handle)
+        for bad, reason in ((os.path.join(d, "other.json"), "a study of Another GPU, not of"),
+                            (os.path.join(d, "run-1.json"), "not a reproducibility study")):
+            done, _ = run("--spread_study=" + bad)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn("gpu_bench: error: --spread_study: " + bad + ": " + reason, done.stderr)
             self.assertTrue(os.path.exists(os.path.join(d, "run-1.json")))
             self.assertTrue(os.path.exists(os.path.join(d, "run-2.json")))
 
