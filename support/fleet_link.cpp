@@ -44,8 +44,9 @@ void send(const std::string& line) {
 
 bool in_fleet() { return link().out >= 0; }
 
-void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id) {
-  send(std::string(kFleetDevice) + "\t" + fingerprint + "\t" + device + "\t" + pci_bus_id);
+void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id,
+                       const std::string& gpu_uuid) {
+  send(std::string(kFleetDevice) + "\t" + fingerprint + "\t" + device + "\t" + pci_bus_id + "\t" + gpu_uuid);
 }
 
 void fleet_wait_to_sample(const std::string& benchmark) {

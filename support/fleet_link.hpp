@@ -20,7 +20,8 @@ constexpr const char* kFleetResult = "result";
 constexpr const char* kFleetGo = "go\n";
 
 bool in_fleet();
-void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id);
+void fleet_send_device(const std::string& fingerprint, const std::string& device, const std::string& pci_bus_id,
+                       const std::string& gpu_uuid);
 void fleet_wait_to_sample(const std::string& benchmark);
 void fleet_send_result(const std::string& benchmark, const std::string& primary_metric, double unit_seconds,
                        double noise, double bytes_per_unit);

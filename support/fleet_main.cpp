@@ -59,7 +59,7 @@ struct Pass {
 
 struct Rank {
   int rank = 0, local_rank = 0, device = 0;
-  std::string host, fingerprint, device_name, pci_bus_id;
+  std::string host, fingerprint, device_name, pci_bus_id, gpu_uuid;
   std::vector<Pass> passes;
 };
 
@@ -182,8 +182,8 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, int ranks, con
     while (!ready && getline(&line, &size, lines) > 0) {
       auto parts = split(std::string(line, std::strcspn(line, "\n")), '\t');
       if (parts[0] == gb::kFleetDevice && parts.size() >= 3) {
-        parts.resize(4);  // a device without a PCI bus id ends its line with an empty field
-        me.fingerprint = parts[1], me.device_name = parts[2], me.pci_bus_id = parts[3];
+        parts.resize(5);  // a device without a PCI bus id or GPU id ends its line with empty fields
+        me.fingerprint = parts[1], me.device_name = parts[2], me.pci_bus_id = parts[3], me.gpu_uuid = parts[4];
       } else if (parts[0] == gb::kFleetResult && parts.size() >= 6) {
         pass.results.push_back({parts[1], parts[2], std::atof(parts[3].c_str()), std::atof(parts[4].c_str()),
                                 std::atof(parts[5].c_str())});
@@ -226,7 +226,7 @@ Pass run_pass(const std::string& exe, const Options& o, Rank& me, int ranks, con
 // A rank as text for the gather: a header line, then its passes' results and runs.
 std::string pack(const Rank& r) {
   std::string text = std::to_string(r.rank) + "\t" + std::to_string(r.local_rank) + "\t" + std::to_string(r.device) +
-                     "\t" + r.host + "\t" + r.fingerprint + "\t" + r.device_name + "\t" + r.pci_bus_id + "\n";
+                     "\t" + r.host + "\t" + r.fingerprint + "\t" + r.device_name + "\t" + r.pci_bus_id + "\t" + r.gpu_uuid + "\n";
   for (const auto& p : r.passes) {
     text += "pass\t" + p.mode + "\t" + std::to_string(p.exit_code) + "\t" + std::to_string(p.results.size()) + "\t" +
             std::to_string(p.run_json.size()) + "\n";
@@ -241,9 +241,9 @@ Rank unpack(const std::string& text) {
   Rank r;
   size_t at = text.find('\n');
   auto head = split(text.substr(0, at), '\t');
-  head.resize(7);
+  head.resize(8);
   r.rank = std::atoi(head[0].c_str()), r.local_rank = std::atoi(head[1].c_str()), r.device = std::atoi(head[2].c_str());
-  r.host = head[3], r.fingerprint = head[4], r.device_name = head[5], r.pci_bus_id = head[6];
+  r.host = head[3], r.fingerprint = head[4], r.device_name = head[5], r.pci_bus_id = head[6], r.gpu_uuid = head[7];
   ++at;
   while (at < text.size()) {
     const size_t end = text.find('\n', at);
@@ -298,8 +298,8 @@ int report(const std::vector<Rank>& ranks, const Options& o) {
     rank_list += std::string(rank_list.empty() ? "" : ",\n   ") + "{\"rank\": " + std::to_string(r.rank) +
                  ", \"host\": " + json_string(r.host) + ", \"local_rank\": " + std::to_string(r.local_rank) +
                  ", \"device_index\": " + std::to_string(r.device) + ", \"device\": " + json_string(r.device_name) +
-                 ", \"pci_bus_id\": " + json_string(r.pci_bus_id) + ", \"device_fingerprint\": " + json_string(r.fingerprint) +
-                 ", \"status\": {";
+                 ", \"pci_bus_id\": " + json_string(r.pci_bus_id) + ", \"gpu_uuid\": " + json_string(r.gpu_uuid) +
+                 ", \"device_fingerprint\": " + json_string(r.fingerprint) + ", \"status\": {";
     for (size_t i = 0; i < r.passes.size(); ++i) {
       const auto& p = r.passes[i];
       rank_list += (i ? ", " : "") + json_string(p.mode) + ": " + json_string(status_of(p.exit_code));
@@ -360,7 +360,8 @@ int report(const std::vector<Rank>& ranks, const Options& o) {
   for (const auto& x : outliers)
     outliers_json += std::string(outliers_json.empty() ? "" : ",\n   ") + "{\"rank\": " + std::to_string(x.rank->rank) +
                      ", \"host\": " + json_string(x.rank->host) + ", \"device_index\": " + std::to_string(x.rank->device) +
-                     ", \"pci_bus_id\": " + json_string(x.rank->pci_bus_id) + ", \"mode\": " + json_string(x.mode) +
+                     ", \"pci_bus_id\": " + json_string(x.rank->pci_bus_id) + ", \"gpu_uuid\": " +
+                     json_string(x.rank->gpu_uuid) + ", \"mode\": " + json_string(x.mode) +
                      ", \"benchmark\": " + json_string(x.benchmark) + ", \"seconds\": " + number(x.seconds) +
                      ", \"median_seconds\": " + number(x.median_seconds) + ", \"slower_by\": " +
                      number(x.seconds / x.median_seconds - 1) + "}";

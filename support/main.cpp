@@ -331,7 +331,7 @@ int run(int argc, char** argv) {
   if (int code = check_cpu_load(cli); code >= 0) return code;
   gb::add_device_context(chosen.info, size_class);
   if (gb::in_fleet() && !listing && !cli.list_paths)
-    gb::fleet_send_device(gb::device_fingerprint(chosen.info), chosen.info.name, gb::device_pci_bus_id());
+    gb::fleet_send_device(gb::device_fingerprint(chosen.info), chosen.info.name, gb::device_pci_bus_id(), gb::gpu_uuid());
   const std::string filter = benchmark::GetBenchmarkFilter();
   const bool explicit_filter = !(filter.empty() || filter == "." || filter == "all");
   const size_t left_out = gb::register_all_cases(cli.all_sweeps.value_or(explicit_filter));

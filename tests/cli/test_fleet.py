@@ -89,10 +89,13 @@ class Fleet(unittest.TestCase):
         # share, which makes a rank's noise 20-40% and the outlier rule's 3x noise up to 120%
         # (a 20% slowdown is found on a quiet host).
         p = mpirun(3, "--fleet=alone", "--fleet_fail_on_outlier", MAD, *QUICK, "--benchmark_out=" + self.out,
-                   env={"GPU_BENCH_TEST_SLOW_RANK": "1:5"})
+                   env={"GPU_BENCH_TEST_SLOW_RANK": "1:5", "GPU_BENCH_TEST_TELEMETRY": "uuid=GPU-7e57"})
         self.assertEqual(p.returncode, 6, p.stdout + p.stderr)
-        outliers = self.load()["fleet"]["outliers"]
+        fleet = self.load()["fleet"]
+        outliers = fleet["outliers"]
         self.assertEqual([o["rank"] for o in outliers], [1])
+        self.assertEqual(outliers[0]["gpu_uuid"], "GPU-7e57")  # the chip to pull, named by its own id
+        self.assertEqual([r["gpu_uuid"] for r in fleet["ranks"]], ["GPU-7e57"] * 3)
         self.assertGreater(outliers[0]["slower_by"], 1.5)
         self.assertIn("1 outlier(s)", p.stdout)
 
