@@ -105,6 +105,9 @@ CliOptions parse_cli(int* argc, char** argv) {
       if (v != "0" && v != "1" && v != "false" && v != "true")
         throw UsageError("--progress: expected 0 or 1, got '" + v + "'");
       o.progress = v == "1" || v == "true";
+    } else if (take_value(a, "--batches_from", &v)) {
+      if (v.empty()) throw UsageError("--batches_from: expected a gpu_bench output file of this device");
+      o.batches_from = v;
     } else if (take_value(a, "--spread_study", &v)) {
       if (v.empty()) throw UsageError("--spread_study: expected a study file (tools/repro-study) or none");
       o.spread_study = v;
@@ -171,6 +174,9 @@ gpu_bench flags (all Google Benchmark flags below also work):
   --skip_checks           run no check (no rel_error in the output): for a simulator that runs
                           part of each grid (the quick pass of tests/oclgrind/run_oclgrind.py),
                           never for results
+  --batches_from=FILE     sample each benchmark that FILE (an earlier gpu_bench output file of this
+                          device) holds with the batch it ended with there, neither calibrated nor
+                          grown, so that both runs time the same units per sample; others calibrate
   --spread_study=FILE     the reproducibility study (tools/repro-study) whose run-to-run spreads the
                           output file gives beside each benchmark (run_to_run_spread); default: the
                           study of this device under docs/results (GPU_BENCH_RESULTS_DIR), if any;

@@ -42,6 +42,7 @@ struct CliOptions {
   double build_head_start_s = 1.0;  // --build_head_start: longest wait for builds before the first benchmark
   double kernel_timeout_s = 300;    // --kernel_timeout: longest wait on the device (0: no limit)
   std::optional<double> min_time_s; // --benchmark_min_time, taken: sample this long instead
+  std::string batches_from;         // --batches_from: an earlier run whose batches are kept
   std::string spread_study;         // --spread_study: a study FILE, none, or "" (the device's, found by itself)
   std::string benchmark_out;        // --benchmark_out, taken: written atomically at the end
   std::string benchmark_out_format = "json";  // taken: json, csv or console

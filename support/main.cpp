@@ -28,6 +28,7 @@
 #include "multi_device.hpp"
 #include "interrupt.hpp"
 #include "options.hpp"
+#include "pinned_batches.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
 #include "run_output.hpp"
@@ -245,6 +246,16 @@ int run(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> file_context;
   const bool write_file = !cli.benchmark_out.empty() && !listing && !cli.clock_ramp;
   bool file_written = false;
+  if (!cli.batches_from.empty()) {
+    try {
+      gb::options().pinned_batches = gb::read_batches(cli.batches_from, chosen.info.name);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpu_bench: error: --batches_from: %s\n", e.what());
+      return gb::kExitUsage;
+    }
+    file_context.emplace_back("batches_from", cli.batches_from + " (" +
+                                                  std::to_string(gb::options().pinned_batches.size()) + " batches)");
+  }
   // The reproducibility study whose run-to-run spreads go beside each benchmark in the file.
   if (write_file && cli.spread_study != "none") {
     try {

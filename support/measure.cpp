@@ -153,6 +153,7 @@ namespace {
 struct Record {
   bool poisoned = false;
   int batch = 0;  // 0: not calibrated yet
+  bool pinned = false;  // the batch came from --batches_from: not grown either
   std::optional<Check> check;
 };
 std::map<std::string, Record>& records() {
@@ -311,6 +312,12 @@ Result measure(benchmark::State& state, const Measurement& m) {
   Beside beside(m.start_beside_, m.stop_beside_);
   // --verify_only: one unit, so that a simulator runs each kernel once (and kernels that keep
   // state across launches, such as a look-back's tickets, see one launch).
+  if (record.batch == 0 && !options().verify_only) {
+    if (const auto pinned = options().pinned_batches.find(name); pinned != options().pinned_batches.end()) {
+      record.batch = std::min(pinned->second, m.max_batch_);
+      record.pinned = true;
+    }
+  }
   if (record.batch == 0)
     record.batch = options().verify_only ? 1 : calibrate(m.timer_, min_sample_seconds(), timer_floor_seconds(), m.max_batch_, m.device_clock_);
   const int calibrated_batch = record.batch;
@@ -319,7 +326,8 @@ Result measure(benchmark::State& state, const Measurement& m) {
   fleet_wait_to_sample(name);  // under gpu_bench_mpi --fleet=concurrent: every rank samples at once
   Sampled run;
   for (auto _ : state) {  // one Google Benchmark iteration holds every sample
-    run = options().verify_only ? sample_once(m.timer_) : sample(m.timer_, calibrated_batch, rule, m.device_clock_, m.max_batch_);
+    run = options().verify_only ? sample_once(m.timer_)
+                                : sample(m.timer_, calibrated_batch, rule, m.device_clock_ && !record.pinned, m.max_batch_);
     run.stats.median *= fleet_test_slow_factor();
     state.SetIterationTime(run.stats.median);
   }

@@ -1,5 +1,8 @@
 // Run-wide settings from gpu_bench's own flags, read by the harness pieces that need them.
 #pragma once
+#include <map>
+#include <string>
+
 #include "sample_stats.hpp"
 
 namespace gb {
@@ -11,6 +14,7 @@ struct RunOptions {
   StopRule stop;                    // --max_noise, --min_samples, --max_time, --benchmark_min_time
   bool verify_only = false;         // --verify_only: one unit per benchmark, no calibration
   bool skip_checks = false;         // --skip_checks: measure() runs no check
+  std::map<std::string, int> pinned_batches;  // --batches_from: benchmark name -> batch, neither calibrated nor grown
 };
 
 RunOptions& options();

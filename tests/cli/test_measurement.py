@@ -1,6 +1,6 @@
 """The measurement engine seen from the command line: the time is one unit's whatever the batch,
-the noise rule and its flag, Google Benchmark's own flags, progress, and interrupts that leave a
-valid JSON (SIGINT, SIGTERM, SIGHUP) or the previous file (SIGKILL)."""
+the noise rule and its flag, Google Benchmark's own flags, progress, batches kept from an earlier
+run, and interrupts that leave a valid JSON (SIGINT, SIGTERM, SIGHUP) or the previous file (SIGKILL)."""
 import json
 import os
 import signal
@@ -125,6 +125,40 @@ class ProgressAndFilter(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("does not exist", p.stderr)
         self.assertNotIn("device 1:", p.stderr)
+
+
+    def test_batches_from_an_earlier_run_are_kept_neither_calibrated_nor_grown(self):
+        # A 20 ms sample target and a noise target no run on a CPU meets: calibration would pick
+        # tens of units and growth would multiply them; the earlier run's batch of 3 stays 3.
+        two = "--benchmark_filter=^L0/Compute/mad/type:float/width:(1|2)/wg:256/"
+        flags = [two, *QUICK, "--max_time=0.1", "--min_sample_ms=20", "--max_noise=0.0001", "--progress=0"]
+        with tempfile.TemporaryDirectory() as tmp:
+            first, earlier, again = (os.path.join(tmp, f) for f in ("first.json", "earlier.json", "again.json"))
+            p = run(*flags, "--benchmark_out=" + first)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            data = strict_load(first)
+            kept, other = iterations(data)
+            self.assertGreater(other["batch"], 3)
+            kept["batch"] = 3
+            data["benchmarks"] = [kept]
+            with open(earlier, "w") as f:
+                json.dump(data, f)
+            p = run(*flags, "--batches_from=" + earlier, "--benchmark_out=" + again)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            data = strict_load(again)
+            batches = {b["name"]: b["batch"] for b in iterations(data)}
+            self.assertEqual(batches[kept["name"]], 3)
+            self.assertGreater(batches[other["name"]], 3)  # not in the earlier file: calibrated
+            self.assertEqual(data["context"]["batches_from"], earlier + " (1 batches)")
+            # Another device's run, or a file that is not a run: exit 2 with the reason, no file.
+            data["context"]["device"] = "Another GPU"
+            with open(earlier, "w") as f:
+                json.dump(data, f)
+            for bad, reason in ((earlier, "a run of Another GPU, not of"), (os.path.join(tmp, "none.json"), "cannot be read")):
+                p = run(*flags, "--batches_from=" + bad, "--benchmark_out=" + os.path.join(tmp, "bad.json"))
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("gpu_bench: error: --batches_from: " + bad + ": " + reason, p.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, "bad.json")))
 
 
 class Interrupts(unittest.TestCase):
