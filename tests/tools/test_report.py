@@ -66,7 +66,7 @@ class ReportCase(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.runs = write_runs(cls.tmp.name)
         cls.html_path = os.path.join(cls.tmp.name, "report.html")
-        cls.done = sr.run_tool("report", *cls.runs, "-o", cls.html_path)
+        cls.done = sr.run_tool_in_process("report", *cls.runs, "-o", cls.html_path)
         with open(cls.html_path, encoding="utf-8") as handle:
             cls.html = handle.read()
 
@@ -117,7 +117,7 @@ class Page(ReportCase):
 
     def test_bad_input_leaves_no_file(self):
         out = os.path.join(self.tmp.name, "bad.html")
-        done = sr.run_tool("report", self.runs[0], os.path.join(self.tmp.name, "missing.json"), "-o", out)
+        done = sr.run_tool_in_process("report", self.runs[0], os.path.join(self.tmp.name, "missing.json"), "-o", out)
         self.assertEqual(done.returncode, 2)
         self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
         self.assertFalse(os.path.exists(out))
@@ -134,7 +134,7 @@ class SparseRuns(unittest.TestCase):
             one = sr.write_run(os.path.join(tmp, "one.json"), sr.bench("L2/Reduce/sum/manual_time", [3e5]), ctx)
             none = sr.write_run(os.path.join(tmp, "none.json"), [], ctx)
             out = os.path.join(tmp, "r.html")
-            done = sr.run_tool("report", one, none, "-o", out)
+            done = sr.run_tool_in_process("report", one, none, "-o", out)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(out, encoding="utf-8") as handle:
                 page = handle.read()
@@ -158,7 +158,7 @@ class RooflineAcrossRuns(unittest.TestCase):
             l1 = sr.write_run(os.path.join(tmp, "l1.json"),
                               sr.bench("L1/GEMM/tiled/manual_time", [1e6], flop=2e10, bytes_moved=1e8))
             out = os.path.join(tmp, "r.html")
-            done = sr.run_tool("report", l0, l1, "-o", out)
+            done = sr.run_tool_in_process("report", l0, l1, "-o", out)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(out, encoding="utf-8") as handle:
                 page = handle.read()
@@ -258,7 +258,7 @@ class MeasuredRuns(unittest.TestCase):
         old = sr.write_run(os.path.join(cls.tmp.name, "old.json"), older_run(),
                            sr.context(date="2024-05-01T09:00:00+00:00"))
         out = os.path.join(cls.tmp.name, "r.html")
-        cls.done = sr.run_tool("report", new, old, "-o", out)
+        cls.done = sr.run_tool_in_process("report", new, old, "-o", out)
         with open(out, encoding="utf-8") as handle:
             cls.html = handle.read()
 
@@ -367,7 +367,7 @@ class InterferenceAndVariance(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         run = sr.write_run(os.path.join(cls.tmp.name, "run.json"), interference_run())
         out = os.path.join(cls.tmp.name, "r.html")
-        cls.done = sr.run_tool("report", run, "-o", out)
+        cls.done = sr.run_tool_in_process("report", run, "-o", out)
         with open(out, encoding="utf-8") as handle:
             cls.html = handle.read()
 
@@ -416,7 +416,7 @@ class DateOrder(unittest.TestCase):
             paths = [write("c.json", "2024-03-01T00:00:00Z"), write("x.json", None),
                      write("b.json", "2024-02-01T00:00:00+00:00"), write("a.json", "2024-02-01T00:00:00+00:00")]
             out = os.path.join(tmp, "r.html")
-            done = sr.run_tool("report", *paths, "-o", out)
+            done = sr.run_tool_in_process("report", *paths, "-o", out)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(out, encoding="utf-8") as handle:
                 page = handle.read()

@@ -51,7 +51,7 @@ class Study(unittest.TestCase):
                     for k in range(4)]
         os.makedirs(os.path.join(cls.tmp.name, "results", "synthetic-study"))
         cls.spread = os.path.join(cls.tmp.name, "results", "synthetic-study", "spread.json")
-        cls.done = sr.run_tool("repro-study", "study", *cls.runs, "-o", cls.spread)
+        cls.done = sr.run_tool_in_process("repro-study", "study", *cls.runs, "-o", cls.spread)
         assert cls.done.returncode == 0, cls.done.stderr
         with open(cls.spread) as handle:
             cls.data = json.load(handle)
@@ -78,7 +78,7 @@ class Study(unittest.TestCase):
         env = os.environ.get("GPU_BENCH_RESULTS_DIR")
         os.environ["GPU_BENCH_RESULTS_DIR"] = results or os.path.join(self.tmp.name, "none")
         try:
-            return sr.run_tool("gate", base, cur, *args)
+            return sr.run_tool_in_process("gate", base, cur, *args)
         finally:
             if env is None:
                 del os.environ["GPU_BENCH_RESULTS_DIR"]
@@ -171,7 +171,7 @@ class SameGpu(unittest.TestCase):
 
     def study(self, runs, *args):
         out = os.path.join(self.tmp.name, "spread.json")
-        done = sr.run_tool("repro-study", "study", *runs, "-o", out, *args)
+        done = sr.run_tool_in_process("repro-study", "study", *runs, "-o", out, *args)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out) as handle:
             return out, json.load(handle), done
@@ -217,22 +217,22 @@ class SameGpu(unittest.TestCase):
         base = one_run(os.path.join(d, "base.json"), {n: 1.0 for n in NAMES}, gpu_uuid="GPU-c")
         cur = one_run(os.path.join(d, "cur.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03}, gpu_uuid="GPU-c")
         other = one_run(os.path.join(d, "other.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03}, gpu_uuid="GPU-d")
-        done = sr.run_tool("gate", base, cur, "--spread", spread)
+        done = sr.run_tool_in_process("gate", base, cur, "--spread", spread)
         self.assertEqual(done.returncode, 1, done.stdout)
         self.assertIn("its same-GPU spread (2 degrees of freedom)", done.stdout)
         self.assertIn("floors: 4 study, same GPU", done.stdout)
-        done = sr.run_tool("gate", base, other, "--spread", spread)  # two GPUs: the spread between GPUs
+        done = sr.run_tool_in_process("gate", base, other, "--spread", spread)  # two GPUs: the spread between GPUs
         self.assertEqual(done.returncode, 0, done.stdout)
         self.assertIn("floors: 4 study", done.stdout)
         self.assertNotIn("same GPU", done.stdout)
-        done = sr.run_tool("gate", base, other, "--spread", spread, "--same-gpu")  # runs that say otherwise
+        done = sr.run_tool_in_process("gate", base, other, "--spread", spread, "--same-gpu")  # runs that say otherwise
         self.assertEqual(done.returncode, 2)
         self.assertIn("--same-gpu: the runs name two GPUs (GPU-c, GPU-d)", done.stderr)
         # Runs without an id: --same-gpu says they shared one.
         plain = [one_run(os.path.join(d, f"plain-{k}.json"), {n: 1.0 for n in NAMES}, slow=slow)
                  for k, slow in enumerate((None, {QUIET: 1.03}))]
-        self.assertEqual(sr.run_tool("gate", *plain, "--spread", spread).returncode, 0)
-        self.assertEqual(sr.run_tool("gate", *plain, "--spread", spread, "--same-gpu").returncode, 1)
+        self.assertEqual(sr.run_tool_in_process("gate", *plain, "--spread", spread).returncode, 0)
+        self.assertEqual(sr.run_tool_in_process("gate", *plain, "--spread", spread, "--same-gpu").returncode, 1)
 
 
 class RunOnTheDevice(unittest.TestCase):
