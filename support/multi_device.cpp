@@ -12,6 +12,9 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "pinned_batches.hpp"
+#include "spread_study.hpp"
+
 namespace gb {
 
 bool is_multi_device(const std::string& device_flag) {
@@ -132,6 +135,26 @@ bool is_flag(const std::string& arg, const char* name) {
   const std::string n(name);
   return arg == n || arg.rfind(n + "=", 0) == 0;
 }
+
+// Whether `arg` names a file of one device (--batches_from, --spread_study) that is another's than
+// device k's: that device's run goes without it, as it would without the flag. A file that cannot
+// be read stays, for the device's run to refuse.
+bool another_devices_file(const std::string& arg, size_t k, const DeviceInfo& device) {
+  const bool batches = arg.rfind("--batches_from=", 0) == 0, study = arg.rfind("--spread_study=", 0) == 0;
+  if (!batches && !study) return false;
+  const std::string path = arg.substr(arg.find('=') + 1);
+  if (study && path == "none") return false;
+  std::string of;
+  try {
+    of = batches ? run_file_device(path) : read_spread_study(path).device;
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (of == device.name) return false;
+  std::fprintf(stderr, "gpu_bench: device %zu (%s) runs without %s, a file of %s\n", k + 1, device.name.c_str(),
+               arg.c_str(), of.c_str());
+  return true;
+}
 }  // namespace
 
 int run_on_each_device(const std::string& self, const std::vector<std::string>& args,
@@ -146,7 +169,8 @@ int run_on_each_device(const std::string& self, const std::vector<std::string>& 
     if (g_signal) break;
     std::vector<std::string> child_args{self};
     for (const auto& a : args)
-      if (!is_flag(a, "--device") && !is_flag(a, "--benchmark_out")) child_args.push_back(a);
+      if (!is_flag(a, "--device") && !is_flag(a, "--benchmark_out") && !another_devices_file(a, k, devices[k]))
+        child_args.push_back(a);
     child_args.push_back("--device=" + std::to_string(k + 1));
     if (!benchmark_out.empty())
       child_args.push_back("--benchmark_out=" + per_device_path(benchmark_out, k, devices[k]));

@@ -1,6 +1,7 @@
 // Reading the batches of an earlier run.
 #include "pinned_batches.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -9,7 +10,9 @@
 
 namespace gb {
 
-std::map<std::string, int> read_batches(const std::string& path, const std::string& device) {
+namespace {
+
+JsonValue read_run(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot be read");
   std::ostringstream text;
@@ -24,9 +27,23 @@ std::map<std::string, int> read_batches(const std::string& path, const std::stri
   const JsonValue* benchmarks = doc.find("benchmarks");
   if (!context || !context->is_object() || !benchmarks || benchmarks->kind != JsonValue::Kind::kArray)
     throw std::runtime_error(path + ": not a gpu_bench output file (no context and benchmarks)");
-  const JsonValue* run_device = context->find("device");
-  if (!run_device || run_device->string != device)
-    throw std::runtime_error(path + ": a run of " + (run_device ? run_device->string : std::string("an unnamed device")) +
+  return doc;
+}
+
+std::string device_of(const JsonValue& run) {
+  const JsonValue* device = run.find("context")->find("device");
+  return device && device->kind == JsonValue::Kind::kString ? device->string : "";
+}
+
+}  // namespace
+
+std::string run_file_device(const std::string& path) { return device_of(read_run(path)); }
+
+std::map<std::string, int> read_batches(const std::string& path, const std::string& device) {
+  const JsonValue doc = read_run(path);
+  const JsonValue* benchmarks = doc.find("benchmarks");
+  if (const std::string run_device = device_of(doc); run_device != device)
+    throw std::runtime_error(path + ": a run of " + (run_device.empty() ? std::string("an unnamed device") : run_device) +
                              ", not of " + device + " (a batch is a property of the device)");
   const std::string suffix = "/manual_time";
   std::map<std::string, int> batches;
@@ -41,7 +58,7 @@ std::map<std::string, int> read_batches(const std::string& path, const std::stri
     std::string key = name->string;
     if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0)
       key.resize(key.size() - suffix.size());
-    batches[key] = static_cast<int>(batch->number);  // with repetitions: the last one's, as they go on from it
+    batches[key] = static_cast<int>(std::min(batch->number, 1e9));  // with repetitions: the last one's, as they go on from it
   }
   return batches;
 }

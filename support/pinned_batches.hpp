@@ -13,4 +13,7 @@ namespace gb {
 // or is a run of another device.
 std::map<std::string, int> read_batches(const std::string& path, const std::string& device);
 
+// The device a gpu_bench output file names in its context; throws as read_batches does.
+std::string run_file_device(const std::string& path);
+
 }  // namespace gb

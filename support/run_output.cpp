@@ -97,10 +97,9 @@ std::string with_metric_kinds(const std::string& json) {
       out += "],\n";
     }
     if (const SpreadStudy* study = run_spread_study()) {
-      for (const auto& [field, spreads] : {std::pair{"run_to_run_spread", &study->spread},
-                                           std::pair{"run_to_run_spread_same_gpu", &study->same_gpu}})
-        if (const auto found = spreads->find(full_name); found != spreads->end())
-          out += indent + "\"" + field + "\": " + json_number(found->second) + ",\n";
+      for (const auto& [field, same_gpu] : {std::pair{"run_to_run_spread", false}, std::pair{"run_to_run_spread_same_gpu", true}})
+        if (const auto spread = study->spread_of(full_name, same_gpu))
+          out += indent + "\"" + field + "\": " + json_number(*spread) + ",\n";
     }
     run_name.clear();
   }

@@ -43,17 +43,40 @@ SpreadStudy read_spread_study(const std::string& path) {
   const JsonValue* benchmarks = doc.find("benchmarks");
   if (!format || format->string != kFormat || !device || !benchmarks || !benchmarks->is_object())
     throw std::runtime_error(path + ": not a reproducibility study (format " + kFormat + ", from tools/repro-study)");
+  if (device->kind != JsonValue::Kind::kString || device->string.empty())
+    throw std::runtime_error(path + ": a study that names no device");
   SpreadStudy study;
   study.path = path;
   study.device = device->string;
-  if (const JsonValue* runs = doc.find("runs")) study.runs = runs->items.size();
+  if (const JsonValue* runs = doc.find("runs"); runs && runs->kind == JsonValue::Kind::kArray) study.runs = runs->items.size();
+  const auto take = [](const JsonValue& record, const char* field, const std::string& key,
+                       std::unordered_map<std::string, double>& into) {
+    if (const JsonValue* s = record.find(field); s && s->is_number() && s->number >= 0) into[key] = s->number;
+  };
   for (size_t i = 0; i < benchmarks->keys.size(); ++i) {
-    const JsonValue& entry = benchmarks->items[i];
-    if (const JsonValue* s = entry.find("spread"); s && s->is_number()) study.spread[benchmarks->keys[i]] = s->number;
-    if (const JsonValue* s = entry.find("spread_same_gpu"); s && s->is_number())
-      study.same_gpu[benchmarks->keys[i]] = s->number;
+    take(benchmarks->items[i], "spread", benchmarks->keys[i], study.spread);
+    take(benchmarks->items[i], "spread_same_gpu", benchmarks->keys[i], study.same_gpu);
+  }
+  if (const JsonValue* families = doc.find("families"); families && families->is_object()) {
+    for (size_t i = 0; i < families->keys.size(); ++i) {
+      take(families->items[i], "spread_family", families->keys[i], study.family_spread);
+      take(families->items[i], "spread_family_same_gpu", families->keys[i], study.family_same_gpu);
+    }
   }
   return study;
+}
+
+std::optional<double> SpreadStudy::spread_of(const std::string& run_name, bool same) const {
+  std::string family;
+  for (size_t at = 0, parts = 0; at < run_name.size() && parts < 3; ++at) {
+    if (run_name[at] == '/' && ++parts == 3) break;
+    family += run_name[at];
+  }
+  const auto& own = same ? same_gpu : spread;
+  const auto& of_family = same ? family_same_gpu : family_spread;
+  if (const auto it = own.find(run_name); it != own.end()) return it->second;
+  if (const auto it = of_family.find(family); it != of_family.end()) return it->second;
+  return std::nullopt;
 }
 
 std::vector<std::string> spread_study_dirs(const std::string& executable) {

@@ -15,6 +15,11 @@ struct SpreadStudy {
   size_t runs = 0;
   std::unordered_map<std::string, double> spread;    // by run name ("L0/.../manual_time")
   std::unordered_map<std::string, double> same_gpu;  // between runs of one GPU, where the study has it
+  // By family (the name's first three parts, "L0/Atomics/global"): for benchmarks the study lacks.
+  std::unordered_map<std::string, double> family_spread, family_same_gpu;
+
+  // A benchmark's spread (same_gpu: between runs of one GPU): its own, else its family's, else none.
+  std::optional<double> spread_of(const std::string& run_name, bool same_gpu) const;
 };
 
 // The study in `path`; throws std::runtime_error with a one-line reason when it is not one.

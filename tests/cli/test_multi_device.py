@@ -27,6 +27,26 @@ class MultiDevice(unittest.TestCase):
     def files(self):
         return sorted(os.listdir(self.tmp.name))
 
+    def test_a_file_of_another_device_is_left_out_for_that_device(self):
+        # --batches_from and --spread_study name one device's file: on --device=all the devices it is
+        # not of run as without it, where a run of one device refuses it (exit 2).
+        p = run(ONE, *QUICK, "--benchmark_out=" + self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        data = strict_load(self.out)
+        data["context"]["device"] = "Another GPU"
+        other = os.path.join(self.tmp.name, "other-device.json")
+        with open(other, "w") as f:
+            json.dump(data, f)
+        os.remove(self.out)
+        self.assertEqual(run(ONE, *QUICK, "--batches_from=" + other).returncode, 2)
+        out = os.path.join(self.tmp.name, "all.json")
+        p = run("--device=all", ONE, *QUICK, "--batches_from=" + other, "--benchmark_out=" + out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"runs without --batches_from={other}, a file of Another GPU", p.stderr)
+        for name in self.files():
+            if name.startswith("all."):
+                self.assertNotIn("batches_from", strict_load(os.path.join(self.tmp.name, name))["context"])
+
     def test_all_writes_one_file_per_device_named_after_it(self):
         p = run("--device=all", ONE, *QUICK, "--benchmark_out=" + self.out)
         self.assertEqual(p.returncode, 0, p.stderr)

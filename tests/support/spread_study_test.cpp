@@ -31,7 +31,9 @@ class Studies : public ::testing::Test {
     for (int i = 0; i < runs; ++i) run_list += std::string(i ? "," : "") + "{\"file\": \"run-" + std::to_string(i) + ".json\"}";
     return "{\"format\": \"gpu-bench-spread\", \"device\": \"" + device + "\", \"runs\": [" + run_list + "], " +
            "\"benchmarks\": {\"L0/A/b/size:1/manual_time\": {\"spread\": " + std::to_string(spread) +
-           ", \"spread_same_gpu\": 0.002}, \"L0/A/c/size:1/manual_time\": {\"spread\": 0.03}}}";
+           ", \"spread_same_gpu\": 0.002}, \"L0/A/c/size:1/manual_time\": {\"spread\": 0.03}}, " +
+           "\"families\": {\"L0/A/b\": {\"spread_family\": 0.02, \"spread_family_same_gpu\": 0.004}, " +
+           "\"L0/A/d\": {\"spread_family\": 0.05}}}";
   }
   fs::path root_;
 };
@@ -43,6 +45,12 @@ TEST_F(Studies, ReadsEachBenchmarksSpreads) {
   EXPECT_DOUBLE_EQ(s.spread.at("L0/A/b/size:1/manual_time"), 0.01);
   EXPECT_DOUBLE_EQ(s.same_gpu.at("L0/A/b/size:1/manual_time"), 0.002);
   EXPECT_EQ(s.same_gpu.count("L0/A/c/size:1/manual_time"), 0u);  // the study has none for it
+  // A benchmark's own figure first, else its family's (a variant the study did not run), else none.
+  EXPECT_EQ(s.spread_of("L0/A/b/size:1/manual_time", false), 0.01);
+  EXPECT_EQ(s.spread_of("L0/A/b/size:2/manual_time", true), 0.004);
+  EXPECT_EQ(s.spread_of("L0/A/d/x:1/size:1/manual_time", false), 0.05);
+  EXPECT_FALSE(s.spread_of("L0/A/d/x:1/size:1/manual_time", true));
+  EXPECT_FALSE(s.spread_of("L0/A/e/size:1/manual_time", false));
 }
 
 TEST_F(Studies, RefusesWhatIsNotAStudyWithTheReason) {

@@ -36,6 +36,7 @@ def one_run(path, factors, device="Synthetic GPU A", slow=None, gpu_uuid=None, s
         entry.update(primary_metric="bytes_per_second", noise=0.001, samples=20.0, converged=1.0)
         if spreads:
             entry["run_to_run_spread"] = spreads[name]
+            entry["run_to_run_spread_same_gpu"] = spreads[name] / 10
         entries.append(entry)
     extra = {"gpu_uuid": gpu_uuid} if gpu_uuid else {}
     if spreads:
@@ -121,6 +122,11 @@ class Study(unittest.TestCase):
         plain = one_run(os.path.join(d, "carry-plain.json"), {n: 1.0 for n in NAMES}, slow={QUIET: 1.03})
         done = self.gate(base, plain)  # one run carries none: the fixed floors
         self.assertIn("floors: 4 fixed", done.stdout)
+        # Two runs of one GPU take the same-GPU figures they carry: the loud atomics' 4% now fails.
+        done = self.gate(base, cur, "--same-gpu")
+        self.assertIn("floors: 4 run files, same GPU", done.stdout)
+        lines = {l.split()[0]: l for l in done.stdout.splitlines() if l.startswith(("L0/", "L1/"))}
+        self.assertIn("REGRESSION", lines[LOUD])
 
     def test_a_second_run_within_the_spread_passes(self):
         d = self.tmp.name
@@ -201,6 +207,16 @@ class SameGpu(unittest.TestCase):
                           "--same-gpu", f"{runs[0]},{runs[3]}")  # the last file is not studied
         self.assertEqual(bad.returncode, 2)
         self.assertIn("is not one of the runs studied", bad.stderr)
+        twice = sr.run_tool("repro-study", "study", *runs, "-o", os.path.join(self.tmp.name, "x.json"),
+                            "--same-gpu", f"{runs[0]},{runs[1]}", "--same-gpu", f"{runs[1]},{runs[2]}")
+        self.assertEqual(twice.returncode, 2)
+        self.assertIn("is already in --same-gpu", twice.stderr)
+
+    def test_a_same_gpu_group_takes_the_id_one_of_its_runs_carries(self):
+        runs = self.runs(["GPU-a", None, "GPU-b", "GPU-b"])
+        _, data, _ = self.study(runs, "--same-gpu", f"{runs[0]},{runs[1]}")
+        self.assertEqual(data["same_gpu"]["gpus"], {"GPU-a": ["gpu-run-0.json", "gpu-run-1.json"],
+                                                    "GPU-b": ["gpu-run-2.json", "gpu-run-3.json"]})
 
     def test_a_same_gpu_group_whose_runs_name_two_gpus_is_refused(self):
         runs = self.runs(["GPU-a", "GPU-b", None, None])
