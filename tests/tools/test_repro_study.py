@@ -187,6 +187,7 @@ class SameGpu(unittest.TestCase):
         self.assertEqual(data["same_gpu"]["gpus"], {"GPU-a": ["gpu-run-0.json", "gpu-run-1.json"],
                                                     "GPU-b": ["gpu-run-2.json", "gpu-run-3.json"]})
         self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 2)
+        self.assertEqual(data["spread_between"], "GPUs")
         for name in NAMES:
             b = data["benchmarks"][name]
             within = math.sqrt(sum((math.log(GPU_FACTORS[name][i]) - math.log(GPU_FACTORS[name][j])) ** 2 / 2
@@ -266,6 +267,7 @@ class RunOnTheDevice(unittest.TestCase):
             self.assertTrue(all(b["spread"] >= 0.001 for b in data["benchmarks"].values()))
             # fresh processes of one machine: one GPU, so the same-GPU spread is the spread
             self.assertEqual(data["same_gpu"]["degrees_of_freedom"], 1)
+            self.assertEqual(data["spread_between"], "processes of one GPU")
             for b in data["benchmarks"].values():
                 self.assertAlmostEqual(b["spread_same_gpu"], b["spread"], delta=b["spread"] * 1e-9)
             self.the_next_run_carries_the_study(exe, d, data)
