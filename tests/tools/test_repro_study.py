@@ -197,6 +197,28 @@ class SameGpu(unittest.TestCase):
         self.assertIn("spread_family_same_gpu", data["families"]["L0/Atomics/global"])
         self.assertIn("Same GPU: 2 GPU(s) with several runs, 2 degrees of freedom", done.stdout)
 
+    def test_runs_of_one_gpu_count_once_in_the_spread_between_gpus(self):
+        _, data, _ = self.study(self.runs(["GPU-a", "GPU-a", "GPU-b", "GPU-b"]))
+        for name in NAMES:
+            logs = [math.log(1 / f) for f in GPU_FACTORS[name]]
+            means = [(logs[0] + logs[1]) / 2, (logs[2] + logs[3]) / 2]
+            within = sum((logs[i] - means[i // 2]) ** 2 for i in range(4)) / 2
+            # the variance of the two GPUs' means, plus the half of a run's own variance they average out
+            self.assertAlmostEqual(data["benchmarks"][name]["own"], math.sqrt(statistics.variance(means) + within / 2),
+                                   places=9)
+        self.assertIn("1 degrees of freedom", data["method"])  # two GPUs, not four runs
+
+    def test_holdout_gates_every_pair_with_a_study_of_the_other_gpus(self):
+        runs = [one_run(os.path.join(self.tmp.name, f"h-{k}.json"), {n: 1.0 + 0.001 * k for n in NAMES}, gpu_uuid=gpu)
+                for k, gpu in enumerate(["GPU-a", "GPU-a", "GPU-b", "GPU-c", "GPU-d"])]
+        done = sr.run_tool_in_process("repro-study", "holdout", *runs)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| two GPUs | 18 | 0 |", done.stdout)  # 20 ordered pairs less the 2 of GPU-a
+        self.assertIn("| one GPU | 2 | 0 |", done.stdout)
+        few = sr.run_tool("repro-study", "holdout", *runs[:3])  # two GPUs: nothing left to study
+        self.assertEqual(few.returncode, 2)
+        self.assertIn("runs of at least three GPUs", few.stderr)
+
     def test_same_gpu_names_the_runs_that_carry_no_id(self):
         runs = self.runs([None] * 4)
         _, data, _ = self.study(runs)
