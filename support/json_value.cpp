@@ -2,6 +2,8 @@
 #include "json_value.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace gb {
@@ -195,5 +197,17 @@ class Reader {
 }  // namespace
 
 JsonValue parse_json(const std::string& text) { return Reader(text).document(); }
+
+JsonValue read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return parse_json(text.str());
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
+  }
+}
 
 }  // namespace gb

@@ -24,4 +24,8 @@ struct JsonValue {
 // The value of `text`; throws std::runtime_error ("byte N: what was expected") when it is not JSON.
 JsonValue parse_json(const std::string& text);
 
+// The value of the file at `path`; throws std::runtime_error ("PATH: cannot be read", "PATH: not
+// JSON (byte N: ...)").
+JsonValue read_json_file(const std::string& path);
+
 }  // namespace gb

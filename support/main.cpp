@@ -259,14 +259,7 @@ int run(int argc, char** argv) {
   // The reproducibility study whose run-to-run spreads go beside each benchmark in the file.
   if (write_file && cli.spread_study != "none") {
     try {
-      std::optional<gb::SpreadStudy> study;
-      if (!cli.spread_study.empty()) {
-        study = gb::read_spread_study(cli.spread_study);
-        if (study->device != chosen.info.name)
-          throw std::runtime_error(cli.spread_study + ": a study of " + study->device + ", not of " + chosen.info.name);
-      } else {
-        study = gb::find_spread_study(chosen.info.name, gb::spread_study_dirs(gb::executable_path()));
-      }
+      auto study = gb::spread_study_for(cli.spread_study, chosen.info.name);
       if (study) {
         file_context.emplace_back("spread_study", study->path + " (" + std::to_string(study->runs) + " runs)");
         gb::set_run_spread_study(std::move(study));

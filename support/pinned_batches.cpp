@@ -2,27 +2,17 @@
 #include "pinned_batches.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "json_value.hpp"
+#include "run_output.hpp"
 
 namespace gb {
 
 namespace {
 
 JsonValue read_run(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  JsonValue doc;
-  try {
-    doc = parse_json(text.str());
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
-  }
+  const JsonValue doc = read_json_file(path);
   const JsonValue* context = doc.find("context");
   const JsonValue* benchmarks = doc.find("benchmarks");
   if (!context || !context->is_object() || !benchmarks || benchmarks->kind != JsonValue::Kind::kArray)
@@ -45,7 +35,6 @@ std::map<std::string, int> read_batches(const std::string& path, const std::stri
   if (const std::string run_device = device_of(doc); run_device != device)
     throw std::runtime_error(path + ": a run of " + (run_device.empty() ? std::string("an unnamed device") : run_device) +
                              ", not of " + device + " (a batch is a property of the device)");
-  const std::string suffix = "/manual_time";
   std::map<std::string, int> batches;
   for (const JsonValue& b : benchmarks->items) {
     const JsonValue* name = b.find("run_name");
@@ -55,10 +44,7 @@ std::map<std::string, int> read_batches(const std::string& path, const std::stri
     const JsonValue* error = b.find("error_occurred");
     if (!name || !batch || !batch->is_number() || batch->number < 1) continue;
     if ((type && type->string != "iteration") || (error && error->boolean)) continue;
-    std::string key = name->string;
-    if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0)
-      key.resize(key.size() - suffix.size());
-    batches[key] = static_cast<int>(std::min(batch->number, 1e9));  // with repetitions: the last one's, as they go on from it
+    batches[without_manual_time(name->string)] = static_cast<int>(std::min(batch->number, 1e9));  // with repetitions: the last one's, as they go on from it
   }
   return batches;
 }

@@ -65,6 +65,13 @@ std::string RunRecorder::render(const std::string& format) const {
   return format == "json" ? with_metric_kinds(strict_json_text(out.str())) : out.str();
 }
 
+std::string without_manual_time(const std::string& name) {
+  const std::string suffix = "/manual_time";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return name.substr(0, name.size() - suffix.size());
+  return name;
+}
+
 static std::string json_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", value);
@@ -77,7 +84,7 @@ static std::string json_number(double value) {
 std::string with_metric_kinds(const std::string& json) {
   std::istringstream in(json);
   std::string out, line, run_name, full_name;
-  const std::string name_key = "\"run_name\": \"", suffix = "/manual_time";
+  const std::string name_key = "\"run_name\": \"";
   while (std::getline(in, line)) {
     out += line + "\n";
     const auto at = line.find(name_key);
@@ -85,8 +92,7 @@ std::string with_metric_kinds(const std::string& json) {
       run_name = line.substr(at + name_key.size());
       run_name = run_name.substr(0, run_name.rfind('"'));
       full_name = run_name;  // a study's key
-      if (run_name.size() > suffix.size() && run_name.compare(run_name.size() - suffix.size(), suffix.size(), suffix) == 0)
-        run_name.resize(run_name.size() - suffix.size());
+      run_name = without_manual_time(run_name);
       continue;
     }
     if (run_name.empty() || line.find("\"run_type\": ") == std::string::npos) continue;
@@ -106,7 +112,7 @@ std::string with_metric_kinds(const std::string& json) {
   return out;
 }
 
-static std::string folder_of(const std::string& path) {
+std::string folder_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);

@@ -33,6 +33,12 @@ class RunRecorder : public benchmark::BenchmarkReporter {
 // and its run_to_run_spread (and _same_gpu) where the run has a study of its device.
 std::string with_metric_kinds(const std::string& json);
 
+// The folder of `path` ("." for a bare name, "/" for one in the root).
+std::string folder_of(const std::string& path);
+
+// A benchmark's name as registered: its output name less Google Benchmark's "/manual_time".
+std::string without_manual_time(const std::string& name);
+
 // Whether `path` can be written as an output file (its folder exists and is writable, and an
 // existing file is writable); the reason when not.
 std::string unwritable_reason(const std::string& path);

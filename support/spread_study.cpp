@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "json_value.hpp"
+#include "run_output.hpp"
 
 namespace gb {
 
@@ -20,24 +20,10 @@ constexpr const char* kFormat = "gpu-bench-spread";  // tools/repro-study's outp
 
 std::optional<SpreadStudy> g_study;
 
-std::string folder_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 }  // namespace
 
 SpreadStudy read_spread_study(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  JsonValue doc;
-  try {
-    doc = parse_json(text.str());
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
-  }
+  const JsonValue doc = read_json_file(path);
   const JsonValue* format = doc.find("format");
   const JsonValue* device = doc.find("device");
   const JsonValue* benchmarks = doc.find("benchmarks");
@@ -116,6 +102,13 @@ std::optional<SpreadStudy> find_spread_study(const std::string& device, const st
     if (best) return best;  // the first folder that has one: the source tree before an install
   }
   return best;
+}
+
+std::optional<SpreadStudy> spread_study_for(const std::string& flag, const std::string& device) {
+  if (flag.empty()) return find_spread_study(device, spread_study_dirs(executable_path()));
+  SpreadStudy study = read_spread_study(flag);
+  if (study.device != device) throw std::runtime_error(flag + ": a study of " + study.device + ", not of " + device);
+  return study;
 }
 
 void set_run_spread_study(std::optional<SpreadStudy> study) { g_study = std::move(study); }

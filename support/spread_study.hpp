@@ -35,6 +35,11 @@ std::string executable_path();
 // studies are passed over.
 std::optional<SpreadStudy> find_spread_study(const std::string& device, const std::vector<std::string>& dirs);
 
+// The study a run of `device` takes: `flag` names it (a study of another device is refused), or
+// with "" it is found in spread_study_dirs beside this executable; none may be found. Throws
+// std::runtime_error with a one-line reason.
+std::optional<SpreadStudy> spread_study_for(const std::string& flag, const std::string& device);
+
 // The study this run's output file takes its spreads from (main sets it once), or nullptr.
 void set_run_spread_study(std::optional<SpreadStudy> study);
 const SpreadStudy* run_spread_study();
