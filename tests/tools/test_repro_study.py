@@ -219,6 +219,18 @@ class SameGpu(unittest.TestCase):
         self.assertEqual(few.returncode, 2)
         self.assertIn("runs of at least three GPUs", few.stderr)
 
+    def test_holdout_names_the_gates_that_failed_and_the_benchmark(self):
+        # GPU-d runs NAMES[0] 30% slower than the three others agree on: held out, it fails.
+        runs = [one_run(os.path.join(self.tmp.name, f"f-{k}.json"),
+                        {n: (1.3 if gpu == "GPU-d" and n == NAMES[0] else 1.0) + 0.001 * k for n in NAMES}, gpu_uuid=gpu)
+                for k, gpu in enumerate(["GPU-a", "GPU-b", "GPU-c", "GPU-d"])]
+        done = sr.run_tool_in_process("repro-study", "holdout", *runs)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| two GPUs | 12 | 3 |", done.stdout)  # the 3 that have GPU-d as the current run
+        self.assertIn("Gates that failed with no change made:", done.stdout)
+        self.assertIn(f"- f-0.json -> f-3.json: {NAMES[0]} (REGRESSION)", done.stdout)
+        self.assertNotIn(NAMES[1], done.stdout.split("Gates that failed")[1])
+
     def test_same_gpu_names_the_runs_that_carry_no_id(self):
         runs = self.runs([None] * 4)
         _, data, _ = self.study(runs)
