@@ -1,7 +1,9 @@
 // L1/IntegralImage: the integral image of an 8-bit photograph (uint32 sums, wrapping) and, with
 // out:sum_sq, the squared integral (uint64) face detection needs: a row scan then a column scan
-// (two kernels), one fused launch of chained row bands, or tiles (their sums, a scan of the sums,
-// then each tile's integral from its carries: the image read twice, the output written once).
+// (two kernels), one fused launch of chained row bands, tiles (their sums, a scan of the sums,
+// then each tile's integral from its carries: the image read twice, the output written once), or
+// lookback_tiles (out:sum: one pass over tiles whose carries come by decoupled look-back up the
+// tile column and along the tile row: the image read once, the output written once).
 // Bytes per unit: pixels * (1 + 4 [+ 8]).
 #include <algorithm>
 #include <memory>
@@ -15,8 +17,12 @@
 namespace {
 
 // ---- parameters -------------------------------------------------------------------------------
-enum class Variant { rows_cols, fused, tiles };
-const gb::Axis<Variant> kVariant{"", {{Variant::rows_cols, "rows_cols"}, {Variant::fused, "fused"}, {Variant::tiles, "tiles"}}};
+enum class Variant { rows_cols, fused, tiles, lookback_tiles };
+const gb::Axis<Variant> kVariant{"",
+                                 {{Variant::rows_cols, "rows_cols"},
+                                  {Variant::fused, "fused"},
+                                  {Variant::tiles, "tiles"},
+                                  {Variant::lookback_tiles, "lookback_tiles"}}};
 const gb::Axis<bool> kOut{"out", {{false, "sum"}, {true, "sum_sq"}}};  // squared
 
 constexpr size_t kWorkGroup = 256;            // rows and fused kernels
@@ -55,12 +61,32 @@ constexpr size_t kScanCols = 32, kScanSegs = 8;  // the scan kernel's groups (SC
 // batches.
 constexpr size_t kScanBatchSum = 32, kScanBatchSq = 8, kScanMinLength = 16;
 
+// lookback_tiles: tiles of cols x rows, a group of wg items (4 columns of rows / (wg / (cols / 4))
+// rows each). A tile's pixels wait in local memory (16 KiB at 512 x 32 and 256 x 64, about 40 KiB
+// in all: 4 or 5 groups an SM; larger tiles pass the 48 KiB a group may have). Tall tiles keep the
+// walk up short: it goes back over the tile rows started while the tiles above were still looking
+// back, at 4 bytes a column each. Wide ones keep the walk along short: it goes back over up to a
+// whole tile row, at 8 bytes a row a tile. 512 x 32 first, 256 x 64 the other trade (chosen by
+// that reasoning, not measured). Words read per step of a walk: VWIN tile rows up, HWIN tiles to
+// the left (a whole 512-wide tile row at 8192^2; at size 1, 4, so that a walk there can take
+// more than one step).
+struct LookbackShape {
+  size_t cols;
+  int rows;
+  size_t items;
+};
+const std::vector<LookbackShape> kLookbackShapes = {{512, 32, 256}, {256, 64, 256}};
+constexpr size_t kLookbackUp = 4;
+size_t lookback_left(int size_class) { return size_class == 1 ? 4 : 16; }
+constexpr cl_uint kColumnWordLimit = 1u << 24;  // column words carry 24 bits of value (integral_image.cl)
+
 struct Params {
   Variant variant;
   bool squared;
   int size_class;
-  gb::WorkGroup wg{};  // tiles: the write's items (the reduce's: half)
-  int rows = 0;        // tiles: TR
+  gb::WorkGroup wg{};  // tiles: the write's items (the reduce's: half); lookback_tiles: the group
+  int rows = 0;        // tiles: TR; lookback_tiles: TILE_ROWS
+  size_t cols = 0;     // lookback_tiles: TILE_COLS
 
   size_t tile_cols() const { return 8 * wg.x; }
   size_t reduce_items() const { return wg.x / 2; }
@@ -74,6 +100,11 @@ struct Params {
     const size_t reduce = (squared ? 2 : 1) * 4 * (tr * (nx + 1) + parts * tr + tr);
     const size_t wstride = wx / b * (2 * b + 1), write = (squared ? 12 : 4) * (2 * b * wstride + wx + b);
     return std::max(reduce, write);
+  }
+  // lookback_tiles' local arrays (integral_image_lookback_tiles' declarations).
+  size_t lookback_local_bytes() const {
+    const size_t groups = cols / 4, spr = wg.x / tile_rows();
+    return 4 * (tile_rows() * groups + tile_rows() * (groups + spr) + (wg.x / groups) * cols + 2 * wg.x + tile_rows() + 1);
   }
 };
 
@@ -119,11 +150,22 @@ struct Fixture {
   size_t ntx = 0, nty = 0, scan_groups = 0;
   cl::Buffer colsum, colabove, rowsum, tilesum, colsum2, colabove2, rowsum2, tilesum2;
   cl::Kernel reduce, scan, write;
+  // lookback_tiles: column words (tile rows x padded width), row words (tile columns x padded height).
+  cl::Buffer vstat, hstat;
+  cl::Kernel lookback;
 };
 
+// lookback_tiles' byte moves and sums as PRMT and DP4A (inline PTX; DP4A from sm_61).
+bool ptx_bytes() { return gb::session().info().nv_compute_capability >= 61; }
+
 // The one program of a configuration (rows_cols' and fused's kernels; tiles: its three, with its
-// shape's knobs): built by make_fixture, declared at registration.
+// shape's knobs; lookback_tiles: its one): built by make_fixture, declared at registration.
 gb::ProgramKey program_of(const Params& p) {
+  if (p.variant == Variant::lookback_tiles)
+    return {"l1/integral_image.cl", "-DLOOKBACK_TILES -DWG=" + std::to_string(p.wg.x) + " -DTILE_COLS=" +
+                                        std::to_string(p.cols) + " -DTILE_ROWS=" + std::to_string(p.rows) +
+                                        " -DVWIN=" + std::to_string(kLookbackUp) + " -DHWIN=" +
+                                        std::to_string(lookback_left(p.size_class)) + (ptx_bytes() ? " -DPTX_BYTES" : "")};
   if (p.variant == Variant::tiles)
     return {"l1/integral_image.cl", "-DTILES -DNX=" + std::to_string(p.reduce_items()) + " -DTR=" + std::to_string(p.rows) +
                                         " -DBATCH=" + std::to_string(p.batch()) + " -DREDUCE_BATCH=" + std::to_string(p.reduce_batch()) +
@@ -171,6 +213,25 @@ std::unique_ptr<Fixture> make_tiles(const Params& p, const Problem& pb, std::uni
   return fx;
 }
 
+std::unique_ptr<Fixture> make_lookback(const Params& p, const Problem& pb, std::unique_ptr<Fixture> fx) {
+  auto& s = gb::session();
+  const size_t w = pb.size.width, h = pb.size.height;
+  fx->ntx = (w + p.cols - 1) / p.cols;
+  fx->nty = (h + p.tile_rows() - 1) / p.tile_rows();
+  const size_t vwords = fx->nty * fx->ntx * p.cols, hwords = fx->ntx * fx->nty * p.tile_rows();
+  fx->vstat = gb::make_buffer(vwords * sizeof(cl_uint));
+  fx->hstat = gb::make_buffer(hwords * sizeof(cl_ulong));
+  fx->counter = gb::make_buffer(sizeof(cl_uint));  // left 0 by every launch (by the last ticket)
+  GB_CL(s.queue().enqueueFillBuffer(fx->vstat, cl_uint(0), 0, vwords * sizeof(cl_uint)));
+  GB_CL(s.queue().enqueueFillBuffer(fx->hstat, cl_ulong(0), 0, hwords * sizeof(cl_ulong)));
+  GB_CL(s.queue().enqueueFillBuffer(fx->counter, cl_uint(0), 0, sizeof(cl_uint)));
+  fx->lookback = s.kernel(program_of(p), "integral_image_lookback_tiles");
+  gb::require_work_group(fx->lookback, p.wg.size());
+  GB_SET_ARGS(fx->lookback, fx->in, static_cast<cl_uint>(w), static_cast<cl_uint>(h), fx->sum, fx->vstat, fx->hstat,
+              fx->counter, static_cast<cl_uint>(fx->ntx), static_cast<cl_uint>(fx->ntx * fx->nty));
+  return fx;
+}
+
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
@@ -180,6 +241,7 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   fx->sq = gb::make_buffer(p.squared ? pixels * sizeof(cl_ulong) : sizeof(cl_ulong));
   const gb::ProgramKey program = program_of(p);
   if (p.variant == Variant::tiles) return make_tiles(p, pb, std::move(fx));
+  if (p.variant == Variant::lookback_tiles) return make_lookback(p, pb, std::move(fx));
   if (p.variant == Variant::rows_cols) {
     fx->rows = s.kernel(program, "integral_image_rows");
     fx->cols = s.kernel(program, "integral_image_cols");
@@ -211,6 +273,12 @@ void enqueue(Fixture& fx, const Problem& pb, const Params& p, gb::Batch& b) {
     b.launch(fx.reduce, cl::NDRange(fx.ntx * nx, fx.nty), cl::NDRange(nx, 1));
     b.launch(fx.scan, cl::NDRange(fx.scan_groups * kScanCols, kScanSegs), cl::NDRange(kScanCols, kScanSegs));
     b.launch(fx.write, cl::NDRange(fx.ntx * p.wg.x, fx.nty), cl::NDRange(p.wg.x, 1));
+    return;
+  }
+  if (p.variant == Variant::lookback_tiles) {
+    fx.epoch = fx.epoch % 127 + 1;  // 1 .. 127 (7 bits in the column words); 0 is the zero-filled status
+    GB_SET_ARGS_FROM(fx.lookback, 9, fx.epoch);
+    b.launch(fx.lookback, cl::NDRange(fx.ntx * fx.nty * p.wg.x), cl::NDRange(p.wg.x));
     return;
   }
   if (p.variant == Variant::rows_cols) {
@@ -249,6 +317,7 @@ void run(benchmark::State& state, const Params& p) {
                .counter("photo_from_file", pb.from_file ? 1 : 0)
                .copy_fraction();
   if (p.squared) m.poison(fx.sq, pixels * sizeof(cl_ulong));
+  if (p.variant == Variant::lookback_tiles) m.counter("inline_ptx", ptx_bytes() ? 1 : 0);
   gb::measure(state, m);
 }
 
@@ -307,6 +376,19 @@ gb::PathSet code_paths(int size_class, size_t) {
       gb::path_if(paths, partial_batch, "tiles scan: a partial batch");
       gb::path_if(paths, h > kScanCols * kScanSegs, "tiles scan: 2+ groups of rows");
     }
+  for (const LookbackShape& t : kLookbackShapes) {
+    const size_t tc = t.cols, tr = static_cast<size_t>(t.rows), rp = tr / (t.items / (tc / 4));
+    const size_t ntx = (w + tc - 1) / tc, nty = (h + tr - 1) / tr;
+    gb::path_if(paths, nty > 1, "lookback_tiles: 2+ tile rows (the walk up)");
+    gb::path_if(paths, ntx > 1, "lookback_tiles: 2+ tile columns (the walk along)");
+    gb::path_if(paths, nty - 1 > kLookbackUp, "lookback_tiles: more tile rows above than a step up reads");
+    gb::path_if(paths, ntx - 1 > lookback_left(size_class), "lookback_tiles: more tiles to the left than a step along reads");
+    gb::path_if(paths, t.items < tc, "lookback_tiles: 2+ columns an item walks up");
+    gb::path_if(paths, w % tc != 0, "lookback_tiles: partial last tile column");
+    gb::path_if(paths, tc - w % tc >= 4 && w % tc != 0, "lookback_tiles: 4-column groups past the image's right edge");
+    gb::path_if(paths, h % tr != 0 && h % tr % rp != 0, "lookback_tiles: an item's rows partly past the image's bottom");
+    gb::path_if(paths, h % tr != 0 && tr - h % tr >= rp, "lookback_tiles: an item's rows wholly past the image's bottom");
+  }
   return paths;
 }
 
@@ -331,6 +413,35 @@ void register_tiles(bool squared, int size, const std::string& shortfall) {
   }
 }
 
+// lookback_tiles (out:sum only): its first shape in the default run, the others with --all_sweeps.
+void register_lookback(int size, const std::string& shortfall) {
+  const auto& d = gb::session().info();
+  const gb::ImageSize is = image_size(size);
+  for (const LookbackShape& t : kLookbackShapes) {
+    Params p{Variant::lookback_tiles, false, size, gb::WorkGroup{t.items, 1, 1, 1}, t.rows};
+    p.cols = t.cols;
+    const std::string name = gb::bench_name("L1/IntegralImage", {kVariant.part(p.variant), kOut.part(false),
+                                                                 {"cols", std::to_string(t.cols)},
+                                                                 {"rows", std::to_string(t.rows)},
+                                                                 {"wg", p.wg.label()},
+                                                                 {"size", std::to_string(size)}});
+    if (!shortfall.empty())
+      gb::skip_variant(name, shortfall);
+    else if (!d.has_extension("cl_khr_int64_base_atomics"))
+      gb::skip_variant(name, "no cl_khr_int64_base_atomics for the row words");
+    else if (p.wg.x > d.max_work_group_size || p.wg.x > d.max_work_item_sizes[0])
+      gb::skip_variant(name, "work group larger than the device allows");
+    else if (p.lookback_local_bytes() > d.local_mem_bytes)
+      gb::skip_variant(name, "needs " + std::to_string(p.lookback_local_bytes()) + " bytes of local memory");
+    else if (255 * is.height >= kColumnWordLimit || (is.width + t.cols) * (is.height + t.rows) >= (size_t(1) << 32))
+      gb::skip_variant(name, "column sums past the 24 bits of a column word, or status words past 32-bit indices");
+    else
+      gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); },
+                        [p] { return std::vector<gb::ProgramKey>{program_of(p)}; },
+                        &t == &kLookbackShapes[0] ? gb::DefaultRun::yes : gb::DefaultRun::no);
+  }
+}
+
 void register_integral_image() {
   const int size = gb::session().size_class();
   gb::declare_paths("L1/IntegralImage", code_paths);
@@ -340,6 +451,10 @@ void register_integral_image() {
     for (bool squared : kOut.all()) {
       if (v == Variant::tiles) {
         register_tiles(squared, size, shortfall);
+        continue;
+      }
+      if (v == Variant::lookback_tiles) {
+        if (!squared) register_lookback(size, shortfall);
         continue;
       }
       Params p{v, squared, size};

@@ -5,6 +5,7 @@
 // integral_image_cols (each column split in SEGS segments, scanned in two passes).
 // fused: one launch; work groups take bands of BAND rows in ticket order, publish the band's bottom
 // row of the integral (chained: band b waits for band b-1's), then write their rows.
+// tiles (three kernels) and lookback_tiles (one pass, decoupled look-back): their sections below.
 #ifndef WG
 #define WG 256
 #endif
@@ -832,3 +833,316 @@ void integral_image_tiles_write(__global const uchar* in, const uint width, cons
   }
 }
 #endif  // TILES
+
+// ---- lookback_tiles: one pass, decoupled look-back up the tile column and along the tile row -----
+// Tiles of TILE_ROWS x TILE_COLS, one per work group of WG items, in row-major ticket order (an
+// atomic counter: a tile waits only on lower tickets, above and to the left, held by groups that
+// already run, so it cannot deadlock). Item (g, h) reads columns 4g..4g+3 of the tile's RP rows
+// from h * RP once (a word of 4 pixels a row, kept in local memory until the outputs) and writes
+// their outputs once (one 16-byte store a row, contiguous across a warp). With C(y, x) the sum of column x down to row y
+// from the image's top, T(y) the sum of C(y, .) over the tile's columns and left(y) = I(y, x0 - 1):
+//   I(y, x) = left(y) + sum over x0 <= x' <= x of C(y, x'),  left(y) = the sum of T(y) of the tiles to the left.
+// 1. Up: the tile publishes its column sums (aggregate), walks up its tile column summing words
+//    until an inclusive one (VWIN tiles a step) and publishes C at its bottom row (inclusive).
+// 2. Along: a table of each row's 4-column totals of C, scanned along the row, gives each item the
+//    sum over the columns to its left and the row's T(y); T(y) is published (aggregate), the walk
+//    along the tile row (HWIN tiles a step, a row an item) gives left(y), and left(y) + T(y) is
+//    published (inclusive). Then the outputs.
+// Memory: the image read once, the integral written once (5 bytes a pixel), and status words of 4
+// bytes a column per tile row and 8 a row per tile column: 4 / TILE_ROWS + 8 / TILE_COLS bytes a
+// pixel written, read back from L2 by the next tiles.
+// Column words: epoch << 25 | inclusive << 24 | value (the host keeps 255 * height below 2^24);
+// row words, as scan.cl's: (epoch << 1 | inclusive) << 32 | value. The epoch (1..127) changes every
+// launch, so a word from the last launch reads as not yet published.
+#ifdef LOOKBACK_TILES
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#ifndef TILE_COLS
+#define TILE_COLS 512
+#endif
+#ifndef TILE_ROWS
+#define TILE_ROWS 64
+#endif
+#ifndef VWIN
+#define VWIN 4  // column words read at once per step up
+#endif
+#ifndef HWIN
+#define HWIN 16  // row words read at once per step to the left
+#endif
+#define LT_GROUPS (TILE_COLS / 4)       // 4-column groups of a tile
+#define LT_PARTS (WG / LT_GROUPS)       // row parts (h)
+#define LT_RP (TILE_ROWS / LT_PARTS)    // rows an item holds
+#define LT_VCOLS (TILE_COLS / WG)       // columns an item walks up
+#define LT_SPR (WG / TILE_ROWS)         // table scan: segments (items) per row
+#define LT_SEG (LT_GROUPS / LT_SPR)     // entries per segment
+#define LT_TIDX(g) ((g) + (g) / LT_SEG) // a spare slot after each segment: the scan's reads, a
+#define LT_STRIDE (LT_SPR * (LT_SEG + 1))  // segment an item, hit distinct banks
+#if TILE_COLS % WG != 0 || WG % LT_GROUPS != 0 || TILE_ROWS % LT_PARTS != 0 || WG % TILE_ROWS != 0 || \
+    LT_GROUPS % LT_SPR != 0
+#error "TILE_COLS must be a multiple of WG, WG of TILE_COLS / 4 and of TILE_ROWS, TILE_ROWS of the parts"
+#endif
+#if LT_RP > 257
+#error "an item's column sums are kept in 16-bit lanes: at most 257 rows"
+#endif
+#define V_WORD(e, incl, v) (((e) << 25) | ((incl) << 24) | (v))
+#define H_WORD(e, incl, v) (((ulong)(((e) << 1) | (incl)) << 32) | (v))
+
+// Byte moves and sums of a word of 4 pixels. NVIDIA's compiler does not find PRMT or DP4A in the
+// shifts and masks (see box_filter.cl), so with PTX_BYTES (set by the host from sm_61) they are
+// written as inline PTX: one instruction each.
+#ifdef PTX_BYTES
+__attribute__((always_inline)) inline uint lt_prmt(uint a, uint select) {
+  uint r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(0u), "r"(select));
+  return r;
+}
+// acc + the sum of w's bytes
+__attribute__((always_inline)) inline uint lt_add_bytes(uint acc, uint w) {
+  uint r;
+  asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(w), "r"(0x01010101u), "r"(acc));
+  return r;
+}
+#define LT_LO8(w) lt_prmt((w), 0x4240u)
+#define LT_HI8(w) lt_prmt((w), 0x4341u)
+#define LT_BYTE(w, k) lt_prmt((w), 0x4440u + (k))
+#else
+#define LT_LO8(w) ((w) & 0x00ff00ffu)         // bytes 0 and 2 in 16-bit lanes
+#define LT_HI8(w) (((w) >> 8) & 0x00ff00ffu)  // bytes 1 and 3
+#define LT_BYTE(w, k) (((w) >> (8 * (k))) & 0xffu)
+uint lt_add_bytes(const uint acc, const uint w) {
+  const uint s = LT_LO8(w) + LT_HI8(w);
+  return acc + ((s + (s >> 16)) & 0xffffu);
+}
+#endif
+
+// 4 pixels at p (x: the first one's column) as a little-endian word, zeros past the row's end; and
+// 4 sums stored at p (up to the row's end). Rows walked by pointer: alignment tested on the
+// pointers (buffers are aligned far beyond 16 bytes), not on a row index the loads and the stores
+// would share, kept in registers between them.
+uint lt_load4(__global const uchar* p, const uint x, const uint width) {
+  if (x + 4 <= width) return ((size_t)p & 3) == 0 ? *(__global const uint*)p : as_uint(vload4(0, p));
+  uint w = 0;
+  for (uint k = 0; k < 3; ++k)
+    if (x + k < width) w |= (uint)p[k] << (8 * k);
+  return w;
+}
+void lt_store4(__global uint* p, const uint4 v, const uint x, const uint width) {
+  if (x + 4 <= width && ((size_t)p & 15) == 0) {
+    *(__global uint4*)p = v;
+    return;
+  }
+  if (x < width) p[0] = v.s0;
+  if (x + 1 < width) p[1] = v.s1;
+  if (x + 2 < width) p[2] = v.s2;
+  if (x + 3 < width) p[3] = v.s3;
+}
+
+// above[c] = the sum of column words vstat[k * stride + col + c * WG] over the n tile rows k < n
+// above (n >= 1): from the nearest, VWIN a step, up to and including the first inclusive one. A
+// step stops at an unpublished word, so the next one reads it again (spins on it). Tile row 0
+// publishes inclusive words only, so every walk ends. The item's columns walk together, their
+// loads in flight at once. (Indices in 32 bits: 64-bit ones took twice the registers.)
+void lt_look_up(__global volatile const uint* vstat, const uint col, const uint stride, const uint n0, const uint epoch,
+                uint* above) {
+  uint n[LT_VCOLS], done = 0;
+#pragma unroll
+  for (uint c = 0; c < LT_VCOLS; ++c) n[c] = n0, above[c] = 0;
+  while (done != (1u << LT_VCOLS) - 1) {
+    uint w[LT_VCOLS][VWIN];
+#pragma unroll
+    for (uint c = 0; c < LT_VCOLS; ++c)
+#pragma unroll
+      for (uint i = 0; i < VWIN; ++i)
+        w[c][i] = !((done >> c) & 1) && i < n[c] ? vstat[(n[c] - 1 - i) * stride + col + c * WG] : 0;
+#pragma unroll
+    for (uint c = 0; c < LT_VCOLS; ++c) {
+      uint taken = 0, inclusive = (done >> c) & 1;
+#pragma unroll
+      for (uint i = 0; i < VWIN; ++i)
+        if (!inclusive && taken == i && i < n[c] && (w[c][i] >> 25) == epoch) {
+          above[c] += w[c][i] & 0xffffffu;
+          inclusive = (w[c][i] >> 24) & 1;
+          ++taken;
+        }
+      n[c] -= taken;
+      done |= inclusive << c;
+    }
+  }
+}
+
+// The sum of the row words hstat[k * stride + row] over the n tiles k < n to the left (n >= 1), as
+// lt_look_up.
+uint lt_look_left(__global volatile const ulong* hstat, const uint row, const uint stride, uint n, const uint epoch) {
+  uint sum = 0;
+  for (;;) {
+    ulong w[HWIN];
+#pragma unroll
+    for (uint i = 0; i < HWIN; ++i) w[i] = i < n ? hstat[(n - 1 - i) * stride + row] : 0;
+    uint taken = 0, inclusive = 0;
+#pragma unroll
+    for (uint i = 0; i < HWIN; ++i)
+      if (!inclusive && taken == i && i < n && (uint)(w[i] >> 33) == epoch) {
+        sum += (uint)w[i];
+        inclusive = (uint)(w[i] >> 32) & 1;
+        ++taken;
+      }
+    if (inclusive) return sum;
+    n -= taken;
+  }
+}
+
+// vstat[ty * ntx * TILE_COLS + x]: column x's word of tile row ty; hstat[tx * nty * TILE_ROWS + y]:
+// row y's word of tile column tx; counter: the next ticket (reset by the group taking the last).
+// The pixels wait for the outputs in local memory: kept in registers (16 to 32 words an item),
+// they left room for 2 groups an SM where local memory allows 4 or 5. The code also keeps values
+// that the compiler would otherwise carry from the loads to the stores, one a row: the item's
+// table entries and pixels through one pointer each (row r at a constant offset), rows walked by
+// pointer, the bottom rows' tests in a copy of the loops of their own.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void integral_image_lookback_tiles(__global const uchar* in, const uint width, const uint height, __global uint* sum,
+                                   __global volatile uint* vstat, __global volatile ulong* hstat,
+                                   __global volatile uint* counter, const uint ntx, const uint tiles,
+                                   const uint epoch) {
+  __local uint pixels[TILE_ROWS * LT_GROUPS];  // row y, group g: its 4 pixels
+  __local uint t[TILE_ROWS * LT_STRIDE];       // row y, group g: the sum over g's 4 columns of C(y, .) - K(g)
+  __local uint colpart[LT_PARTS * TILE_COLS];  // part h, column x: its sum over h's rows, then C above them
+  __local uint k_item[WG];                      // K(g) of item (g, h): C above its rows, summed over its columns
+  __local uint segsum[WG];
+  __local uint left[TILE_ROWS];
+  __local uint ticket;
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    ticket = atomic_inc(counter);
+    if (ticket == tiles - 1) atomic_xchg(counter, 0u);  // every ticket is taken: ready for the next launch
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint tile = ticket, tx = tile % ntx, ty = tile / ntx;
+  const uint g = lid % LT_GROUPS, h = lid / LT_GROUPS;
+  const uint x = tx * TILE_COLS + 4 * g, yh = ty * TILE_ROWS + h * LT_RP;
+  const bool inside = yh + LT_RP <= height;  // all the item's rows in the image (else: the last tile row)
+  uint px[LT_RP];
+  {
+    __global const uchar* src = in + (size_t)yh * width + x;
+    if (inside) {
+#pragma unroll
+      for (uint r = 0; r < LT_RP; ++r, src += width) px[r] = lt_load4(src, x, width);
+    } else {
+#pragma unroll
+      for (uint r = 0; r < LT_RP; ++r, src += width) px[r] = yh + r < height ? lt_load4(src, x, width) : 0;
+    }
+  }
+  // The item's pixels kept, its column sums (in 16-bit lanes) and its table entries: the running
+  // sum of its pixels.
+  __local uint* const my_pixels = pixels + h * LT_RP * LT_GROUPS + g;  // row r at r * LT_GROUPS
+  __local uint* const my_entries = t + h * LT_RP * LT_STRIDE + LT_TIDX(g);  // row r at r * LT_STRIDE
+  {
+    uint lo = 0, hi = 0, s = 0;
+#pragma unroll
+    for (uint r = 0; r < LT_RP; ++r) {
+      my_pixels[r * LT_GROUPS] = px[r];
+      lo += LT_LO8(px[r]);
+      hi += LT_HI8(px[r]);
+      s = lt_add_bytes(s, px[r]);
+      my_entries[r * LT_STRIDE] = s;
+    }
+    vstore4((uint4)(lo & 0xffffu, hi & 0xffffu, lo >> 16, hi >> 16), 0, colpart + h * TILE_COLS + 4 * g);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  // 1. Up: this tile's column sums out at once, then C above the tile, then C at its bottom.
+  const uint vrow = ntx * TILE_COLS;  // words of a tile row (the host keeps every index below 2^32)
+  __global volatile uint* const vmine = vstat + (ty * vrow + tx * TILE_COLS + lid);
+  uint agg[LT_VCOLS], above[LT_VCOLS];
+#pragma unroll
+  for (uint c = 0; c < LT_VCOLS; ++c) {
+    uint a = 0;
+#pragma unroll
+    for (uint k = 0; k < LT_PARTS; ++k) a += colpart[k * TILE_COLS + c * WG + lid];
+    agg[c] = a;
+    atomic_xchg(vmine + c * WG, V_WORD(epoch, ty == 0 ? 1u : 0u, a));
+  }
+  if (ty > 0) {  // uniform
+    lt_look_up(vstat, tx * TILE_COLS + lid, vrow, ty, epoch, above);
+#pragma unroll
+    for (uint c = 0; c < LT_VCOLS; ++c) atomic_xchg(vmine + c * WG, V_WORD(epoch, 1u, above[c] + agg[c]));
+  } else {
+#pragma unroll
+    for (uint c = 0; c < LT_VCOLS; ++c) above[c] = 0;
+  }
+#pragma unroll
+  for (uint c = 0; c < LT_VCOLS; ++c) {  // each part's entry becomes C on the row above its first
+    uint run = above[c];
+#pragma unroll
+    for (uint k = 0; k < LT_PARTS; ++k) {
+      const uint i = k * TILE_COLS + c * WG + lid, v = colpart[i];
+      colpart[i] = run;
+      run += v;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint4 c_top = vload4(0, colpart + h * TILE_COLS + 4 * g);
+  k_item[lid] = c_top.s0 + c_top.s1 + c_top.s2 + c_top.s3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  // 2. Along: exclusive scans of the table's rows plus K, a segment an item; the last segment's
+  // item has T(y), publishes it, looks back for left(y) and publishes left(y) + T(y).
+  const uint sr = lid / LT_SPR, sk = lid % LT_SPR;
+  __local uint* const seg = t + sr * LT_STRIDE + sk * (LT_SEG + 1);
+  __local const uint* const kseg = k_item + sr / LT_RP * LT_GROUPS + sk * LT_SEG;
+  uint run = 0;
+#pragma unroll
+  for (uint j = 0; j < LT_SEG; ++j) run += seg[j] + kseg[j];
+  segsum[lid] = run;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  run = 0;
+#pragma unroll
+  for (uint k = 0; k < LT_SPR; ++k)
+    if (k < sk) run += segsum[sr * LT_SPR + k];
+#pragma unroll
+  for (uint j = 0; j < LT_SEG; ++j) {
+    const uint v = seg[j] + kseg[j];
+    seg[j] = run;
+    run += v;
+  }
+  if (sk == LT_SPR - 1) {  // run = T(y)
+    const uint hcol = tiles / ntx * TILE_ROWS, y = ty * TILE_ROWS + sr;  // words of a tile column
+    __global volatile ulong* const hmine = hstat + (tx * hcol + y);
+    uint l = 0;
+    if (tx == 0) {
+      atom_xchg(hmine, H_WORD(epoch, 1u, run));
+    } else {
+      atom_xchg(hmine, H_WORD(epoch, 0u, run));
+      l = lt_look_left(hstat, y, hcol, tx, epoch);
+      atom_xchg(hmine, H_WORD(epoch, 1u, l + run));
+    }
+    left[sr] = l;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  // The outputs: C advanced row by row, its prefix over the item's columns, plus the sums to the left.
+  uint c0 = c_top.s0, c1 = c_top.s1, c2 = c_top.s2, c3 = c_top.s3;
+  __local const uint* const left_mine = left + h * LT_RP;
+  __global uint* dst = sum + (size_t)yh * width + x;
+#define LT_OUTPUTS(STORED)                                            \
+  _Pragma("unroll") for (uint r = 0; r < LT_RP; ++r, dst += width) { \
+    const uint w = my_pixels[r * LT_GROUPS];                          \
+    c0 += LT_BYTE(w, 0);                                              \
+    c1 += LT_BYTE(w, 1);                                              \
+    c2 += LT_BYTE(w, 2);                                              \
+    c3 += LT_BYTE(w, 3);                                              \
+    uint4 o;                                                          \
+    o.s0 = left_mine[r] + my_entries[r * LT_STRIDE] + c0;                   \
+    o.s1 = o.s0 + c1;                                                 \
+    o.s2 = o.s1 + c2;                                                 \
+    o.s3 = o.s2 + c3;                                                 \
+    if (STORED) lt_store4(dst, o, x, width);                          \
+  }
+  if (inside) {
+    LT_OUTPUTS(true)
+  } else {
+    // A test of its own, not the loads'; signed (Oclgrind 21.10 lacks the saturating
+    // subtraction LLVM makes of height > yh ? height - yh : 0).
+    const int rows = (int)height - (int)yh;
+    LT_OUTPUTS((int)r < rows)
+  }
+}
+#endif  // LOOKBACK_TILES
