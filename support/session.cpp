@@ -2,6 +2,9 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "cl_error.hpp"
@@ -32,6 +35,28 @@ Session::Session(const cl::Device& device, DeviceInfo info, int size_class, unsi
   GB_CL(err);
 }
 
+namespace {
+
+// GPU_BENCH_PROGRAM_DUMP=DIR: each built program's binary (PTX on NVIDIA's OpenCL, for ptxas -v) and
+// a text file with its options and build log, named by the kernel file and a hash of the options.
+void dump_program(const cl::Program& program, const cl::Device& device, const std::string& options,
+                  const std::string& label) {
+  const char* dir = std::getenv("GPU_BENCH_PROGRAM_DUMP");
+  if (!dir || !*dir) return;
+  std::string stem = label;
+  std::replace(stem.begin(), stem.end(), '/', '_');
+  stem = std::string(dir) + "/" + stem + "." + std::to_string(std::hash<std::string>{}(options) % 1000000007u);
+  std::vector<std::vector<unsigned char>> binaries;
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && !binaries.empty())
+    std::ofstream(stem + ".bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(binaries.front().data()), static_cast<std::streamsize>(binaries.front().size()));
+  std::string log;
+  program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
+  std::ofstream(stem + ".txt") << label << "\noptions: " << options << "\nbuild log:\n" << log << "\n";
+}
+
+}  // namespace
+
 cl::Program build_program(const cl::Context& context, const cl::Device& device, const std::string& source,
                           const std::string& options, const std::string& label) {
   cl_int err = CL_SUCCESS;
@@ -45,6 +70,7 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
                              "' failed: " + cl_error_name(err) + " (" + std::to_string(err) +
                              ")\nbuild log:\n" + log);
   }
+  dump_program(program, device, options, label);
   return program;
 }
 
