@@ -37,7 +37,7 @@ Session::Session(const cl::Device& device, DeviceInfo info, int size_class, unsi
 
 namespace {
 
-// GPU_BENCH_PROGRAM_DUMP=DIR: each built program's binary (PTX on NVIDIA's OpenCL, for ptxas -v) and
+// GPU_BENCH_PROGRAM_DUMP=DIR: each built program's binary (.ptx on NVIDIA's OpenCL, for ptxas -v) and
 // a text file with its options and build log, named by the kernel file and a hash of the options.
 void dump_program(const cl::Program& program, const cl::Device& device, const std::string& options,
                   const std::string& label) {
@@ -47,9 +47,14 @@ void dump_program(const cl::Program& program, const cl::Device& device, const st
   std::replace(stem.begin(), stem.end(), '/', '_');
   stem = std::string(dir) + "/" + stem + "." + std::to_string(std::hash<std::string>{}(options) % 1000000007u);
   std::vector<std::vector<unsigned char>> binaries;
-  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && !binaries.empty())
-    std::ofstream(stem + ".bin", std::ios::binary)
-        .write(reinterpret_cast<const char*>(binaries.front().data()), static_cast<std::streamsize>(binaries.front().size()));
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && !binaries.empty()) {
+    std::vector<unsigned char>& bytes = binaries.front();
+    // PTX comes as NUL-terminated text, which ptxas refuses: written as .ptx without the NULs.
+    const bool ptx = bytes.size() > 2 && bytes[0] == '/' && bytes[1] == '/';
+    while (ptx && !bytes.empty() && bytes.back() == 0) bytes.pop_back();
+    std::ofstream(stem + (ptx ? ".ptx" : ".bin"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
   std::string log;
   program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
   std::ofstream(stem + ".txt") << label << "\noptions: " << options << "\nbuild log:\n" << log << "\n";
