@@ -40,3 +40,26 @@ class VerifyOnly(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ProgramDump(unittest.TestCase):
+    """GPU_BENCH_PROGRAM_DUMP=DIR writes each program built: its binary and its options and log."""
+
+    def setUp(self):
+        require_device()
+
+    def test_each_program_built_is_written_with_its_options(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run([GPU_BENCH, "--size=1", "--warmup_s=0", "--progress=0", "--verify_only",
+                                   "--benchmark_filter=" + FILTER], capture_output=True, text=True, timeout=120,
+                                  env=dict(os.environ, GPU_BENCH_PROGRAM_DUMP=tmp))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            texts = [f for f in os.listdir(tmp) if f.startswith("l0_local_memory.cl.") and f.endswith(".txt")]
+            self.assertEqual(len(texts), 1, os.listdir(tmp))
+            with open(os.path.join(tmp, texts[0])) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[0], "l0/local_memory.cl")
+            self.assertTrue(lines[1].startswith("options: ") and "-D" in lines[1], lines[1])
+            binary = os.path.join(tmp, texts[0][:-4] + ".bin")
+            self.assertTrue(os.path.exists(binary) or os.path.exists(binary[:-4] + ".ptx"))
+            self.assertGreater(os.path.getsize(binary if os.path.exists(binary) else binary[:-4] + ".ptx"), 0)
