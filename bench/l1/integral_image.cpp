@@ -69,15 +69,17 @@ constexpr size_t kScanBatchSum = 32, kScanBatchSq = 8, kScanMinLength = 16;
 // whole tile row, at 8 bytes a row a tile. Words read per step of a walk: VWIN tile rows up, HWIN
 // tiles to the left (a whole 512-wide tile row at 8192^2; at size 1, 4, so that a walk there can
 // take more than one step). The default run's shape is a measured choice
-// (bench/tuning/integral_image.hpp); the others run with --all_sweeps. (256 x 32 in 256 items, at
-// 0.522 of copy on the H200, is not registered: it would be its sweep's default shape.)
+// (bench/tuning/integral_image.hpp); the others run with --all_sweeps. Not registered: 256 x 64
+// and 256 x 32 in 256 items (they would be their sweep's default shape; 0.632 and 0.522 of copy on
+// the H200), and the short tiles 128 x 32 and 256 x 16 in 128 (0.518, 0.498).
 struct LookbackShape {
   size_t cols;
   int rows;
   size_t items;
 };
 const std::vector<LookbackShape> kLookbackShapes = {
-    {256, 32, 128}, {128, 128, 128}, {128, 64, 128}, {256, 64, 256}, {512, 32, 256}};
+    {256, 64, 128}, {256, 32, 128}, {128, 128, 128}, {128, 64, 128}, {512, 32, 128},
+    {512, 32, 256}, {256, 64, 64}, {256, 32, 64}, {128, 64, 64}};
 bool is_default_lookback(const LookbackShape& t) {
   using integral_image_tuning::Param;
   using integral_image_tuning::tuned;
