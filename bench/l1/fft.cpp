@@ -1,5 +1,6 @@
 // L1/FFT: batched 1-D complex single-precision FFTs, forward and inverse; N <= 4096 in one kernel
-// (Stockham radix-32/16 passes in local memory), longer N in global passes, or (pieces:) in one
+// (Stockham passes in local memory: radix 32 or 16 below 2048, from there radix-8 butterflies four
+// a work item), longer N in global passes, or (pieces:) in one
 // kernel whose exchanges go through local memory a piece at a time (several radix-8 butterflies
 // per work item, or one of a larger radix). 5 N log2 N FLOPs and 16 N bytes per pass (one float2
 // read and written per point) per transform.
@@ -156,11 +157,17 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       k.points = 32;
       p = Params{fft::Problem{1024, 1, 64, fft::Dir::inverse}, k, size};
       add(fft::name("stockham", p.problem, size, {{"radix", "8"}, {"points", "32"}, {"pieces", "4"}}), p);
+      // fft_rows with a radix-8 first pass (2048 = 8 x 16 x 16), which a GPU's 4096 takes at
+      // radix:8 in the work-group sweep: 2048 itself now takes fft_rows_multi.
+      k = fft::Knobs{};
+      k.radix = 16;
+      p = Params{fft::Problem{2048, 1, 32, fft::Dir::forward}, k, size};
+      add(fft::name("stockham", p.problem, size, {{"radix", "16"}}), p);
     }
   }
 
   // The seed's work-group sweep (expected to matter little for FFT): work group = N/radix work
-    // items per transform times transforms per group, for each radix; at size 1 only the default
+  // items per transform times transforms per group, for each radix; at size 1 only the default
   // radix is swept over transforms per group.
   const std::vector<size_t> sweep_lengths = size == 1 ? std::vector<size_t>{1024} : std::vector<size_t>{1024, 4096};
   for (size_t n : sweep_lengths)

@@ -117,8 +117,17 @@ constexpr int kMultiRadix = 8;
 // butterflies per pass); else, in pieces with radix 0, kMultiPoints where n / kMultiPoints work
 // items fit a group (pieces_group_limit: 16384 in 512, 8192 in 256); else 0: fft_rows, one
 // butterfly of the radix per work item and pass.
+// Held in local memory in one turn with no knob set: kMultiPoints from rows_multi_from() points on
+// (bench/tuning/fft.hpp: fewer registers than fft_rows' one butterfly of 16 or 32 points).
+inline size_t rows_multi_from() { return fft_tuning::tuned(fft_tuning::Param::rows_multi_from); }
 inline size_t rows_points(size_t n, const Knobs& k) {
-  if (k.points != 0 || k.pieces <= 1) return k.points;
+  if (k.points != 0) return k.points;
+  if (k.pieces == 0)
+    return k.radix == 0 && k.rows_per_group == 0 && n >= rows_multi_from() && n <= local_points() &&
+                   n / kMultiPoints <= pieces_group_limit() && n % kMultiPoints == 0 && (n / kMultiPoints) % 16 == 0
+               ? kMultiPoints
+               : 0;
+  if (k.pieces == 1) return 0;
   return k.radix == 0 && n / kMultiPoints <= pieces_group_limit() ? kMultiPoints : 0;
 }
 // fft_rows's plan for these knobs: rows_radix_plan(); fft_rows_multi's (rows_points) radix 8 unless
@@ -245,7 +254,7 @@ inline size_t rows_pieces(size_t n, const Knobs& k) {
 // Transforms per fft_rows work group: the knob, else kRowsGroupTarget work items, within local
 // memory; one where the transform goes through local memory in pieces.
 inline size_t rows_per_group(size_t n, const Knobs& k) {
-  if (k.pieces > 1 || k.points != 0) return 1;
+  if (k.pieces > 1 || rows_points(n, k) != 0) return 1;
   const RadixPlan plan = rows_plan(n, k);
   size_t rows = k.rows_per_group ? k.rows_per_group : std::max<size_t>(1, kRowsGroupTarget / (n / plan.radix));
   while (rows > 1 && rows * padded(n) * 8 > kLocalBytes) rows /= 2;
@@ -358,6 +367,12 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
   c.contiguous = c.ns == 1;
   const size_t fit = local_points() / p;
   c.cols = k.cols_per_group ? k.cols_per_group : std::min({c.stride, fit, c.ns > 1 ? c.ns : c.stride});
+  // A 1-D transform's passes after the first: at least cols_later_passes() columns (longer runs),
+  // in turns, where the group stays within the 256 work items NVIDIA compiles fft_cols for.
+  const size_t later = fft_tuning::tuned(fft_tuning::Param::cols_later_passes);
+  if (!k.cols_per_group && !c.contiguous && interleave == 1 && c.cols < later && later <= c.ns &&
+      c.stride % later == 0 && p / static_cast<size_t>(c.plan.radix) * later <= 256)
+    c.cols = later;
   c.pieces = fit == 0 ? 0 : std::max<size_t>(1, c.cols / fit);
   c.threads = p / c.plan.radix;
   if (c.cols == 0 || c.pieces == 0 || c.stride % c.cols != 0 || (c.ns > 1 && c.ns < c.cols) || c.cols % c.pieces != 0 ||
