@@ -363,20 +363,20 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
   ColsShape c{radix_plan(p, k.radix), stride_points * interleave, ns_points * interleave, 0, 0, 0, false};
   // Runs of `cols` points: within a column block of the input (stride) and of the output (ns).
   // By default as many columns as local memory holds; k.cols_per_group asks for more (or fewer),
-  // local memory then holding them in `pieces` turns (not with the contiguous store).
+  // local memory then holding them in `pieces` turns.
   c.contiguous = c.ns == 1;
   const size_t fit = local_points() / p;
   c.cols = k.cols_per_group ? k.cols_per_group : std::min({c.stride, fit, c.ns > 1 ? c.ns : c.stride});
-  // A 1-D transform's passes after the first: at least cols_later_passes() columns (longer runs),
-  // in turns, where the group stays within the 256 work items NVIDIA compiles fft_cols for.
-  const size_t later = fft_tuning::tuned(fft_tuning::Param::cols_later_passes);
-  if (!k.cols_per_group && !c.contiguous && interleave == 1 && c.cols < later && later <= c.ns &&
-      c.stride % later == 0 && p / static_cast<size_t>(c.plan.radix) * later <= 256)
-    c.cols = later;
+  // A 1-D transform's passes: at least cols_long_passes() columns (longer runs), in turns, where
+  // the group stays within the 256 work items NVIDIA compiles fft_cols for.
+  const size_t wide = fft_tuning::tuned(fft_tuning::Param::cols_long_passes);
+  if (!k.cols_per_group && interleave == 1 && c.cols < wide && (c.contiguous || wide <= c.ns) && c.stride % wide == 0 &&
+      p / static_cast<size_t>(c.plan.radix) * wide <= 256)
+    c.cols = wide;
   c.pieces = fit == 0 ? 0 : std::max<size_t>(1, c.cols / fit);
   c.threads = p / c.plan.radix;
   if (c.cols == 0 || c.pieces == 0 || c.stride % c.cols != 0 || (c.ns > 1 && c.ns < c.cols) || c.cols % c.pieces != 0 ||
-      (c.contiguous && c.pieces > 1) || (interleave & (interleave - 1)))
+      (interleave & (interleave - 1)))
     throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(c.stride) +
                            " cols=" + std::to_string(c.cols));
   return c;
@@ -620,6 +620,8 @@ inline void add_program_paths(gb::PathSet& paths, const gb::ProgramKey& key) {
     paths.insert("rows: pieces: butterflies relabelled by a middle exchange (4+ radix passes)");
   if (d["GLOBAL_TWIDDLE"] == 1) paths.insert("cols: inter-pass twiddle");
   if (kind == "cols") paths.insert(d["STORE_CONTIGUOUS"] == 1 ? "cols: contiguous store" : "cols: strided store");
+  if (kind == "cols" && d["PIECES"] > 1)
+    paths.insert(d["STORE_CONTIGUOUS"] == 1 ? "cols: contiguous store in turns" : "cols: strided store in turns");
   if (d["INTERLEAVE_LOG2"] > 0) paths.insert("cols: interleaved columns");
 }
 

@@ -608,9 +608,6 @@ void fft_cols_multi(__global const float2* restrict in, __global float2* restric
 #if COLS_IN_LDS * PIECES != COLS_PER_GROUP
 #error "PIECES must divide COLS_PER_GROUP"
 #endif
-#if STORE_CONTIGUOUS && PIECES != 1
-#error "STORE_CONTIGUOUS needs every column in local memory (PIECES 1)"
-#endif
 __kernel __attribute__((reqd_work_group_size(THREADS * COLS_PER_GROUP, 1, 1)))
 void fft_cols(__global const float2* restrict in, __global float2* restrict out,
               __global const float2* restrict table, __global const float2* restrict global_table,
@@ -671,16 +668,22 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
     DFT_MAIN(v);
     if (pass == PASSES - 1) {
 #if STORE_CONTIGUOUS
-      // ns_global == 1: column j's output is y[j N + q], so the group's output is one block.
-      barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-      for (int q = 0; q < RADIX; ++q) L[SIDX(c, t + THREADS * q)] = v[q];
-      barrier(CLK_LOCAL_MEM_FENCE);
+      // ns_global == 1: column j's output is y[j N + q], so the group's output is one block, and
+      // a piece's columns one block of it: each piece through local memory in turn, stored by
+      // every work item.
       const size_t block = base + (size_t)get_group_id(0) * COLS_PER_GROUP * N;
 #pragma unroll
-      for (int m = 0; m < RADIX; ++m) {
-        const uint e = lid + m * THREADS * COLS_PER_GROUP;  // = column * N + point
-        out[block + e] = L[SIDX(e / N, e % N)] * SCALE;
+      for (int turn = 0; turn < PIECES; ++turn) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (piece == turn)
+#pragma unroll
+          for (int q = 0; q < RADIX; ++q) L[SIDX(cl, t + THREADS * q)] = v[q];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int m = 0; m < RADIX / PIECES; ++m) {
+          const uint e = lid + m * THREADS * COLS_PER_GROUP;  // = column of the piece * N + point
+          out[block + (size_t)turn * COLS_IN_LDS * N + e] = L[SIDX(e / N, e % N)] * SCALE;
+        }
       }
 #else
       const size_t dst = base + (size_t)(j - kg) * N + kg;

@@ -111,7 +111,7 @@ TEST(TuningTables, FftHistogramIntegralImageStableFluids) {
     EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::rows_multi_points_2d, c), 16);
     EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::cols_multi_points, c), 32);
     EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::rows_multi_from, c), 2048);
-    EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::cols_later_passes, c), 8);
+    EXPECT_EQ(lookup(fft_tuning::kTable, fft_tuning::Param::cols_long_passes, c), 8);
     EXPECT_EQ(lookup(histogram_tuning::kTable, histogram_tuning::Param::lanes16_pipelined, c), 1);
     EXPECT_EQ(lookup(histogram_tuning::kTable, histogram_tuning::Param::others_pipelined, c), 0);
     EXPECT_EQ(lookup(integral_image_tuning::kTable, integral_image_tuning::Param::tile_items, c), 64);
