@@ -367,12 +367,6 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
   c.contiguous = c.ns == 1;
   const size_t fit = local_points() / p;
   c.cols = k.cols_per_group ? k.cols_per_group : std::min({c.stride, fit, c.ns > 1 ? c.ns : c.stride});
-  // A 1-D transform's passes: at least cols_long_passes() columns (longer runs), in turns, where
-  // the group stays within the 256 work items NVIDIA compiles fft_cols for.
-  const size_t wide = fft_tuning::tuned(fft_tuning::Param::cols_long_passes);
-  if (!k.cols_per_group && interleave == 1 && c.cols < wide && (c.contiguous || wide <= c.ns) && c.stride % wide == 0 &&
-      p / static_cast<size_t>(c.plan.radix) * wide <= 256)
-    c.cols = wide;
   c.pieces = fit == 0 ? 0 : std::max<size_t>(1, c.cols / fit);
   c.threads = p / c.plan.radix;
   if (c.cols == 0 || c.pieces == 0 || c.stride % c.cols != 0 || (c.ns > 1 && c.ns < c.cols) || c.cols % c.pieces != 0 ||
@@ -380,6 +374,20 @@ inline ColsShape cols_shape(size_t p, size_t stride_points, size_t ns_points, co
     throw std::logic_error("fft_cols: no column blocking for p=" + std::to_string(p) + " stride=" + std::to_string(c.stride) +
                            " cols=" + std::to_string(c.cols));
   return c;
+}
+
+// The knobs of a 1-D transform's global pass (pipeline_1d): at least cols_long_passes() columns
+// a group (longer runs), in turns through local memory where fewer fit, while the group stays
+// within the 256 work items NVIDIA compiles fft_cols for. (2-D columns keep what fits: at
+// 1024^2, 8 columns in two turns were 17% slower than 4.)
+inline Knobs long_pass_knobs(size_t p, size_t stride_points, size_t ns_points, Knobs k) {
+  if (k.cols_per_group) return k;
+  const ColsShape c = cols_shape(p, stride_points, ns_points, k, 1);
+  const size_t wide = fft_tuning::tuned(fft_tuning::Param::cols_long_passes);
+  if (c.cols < wide && (c.contiguous || wide <= c.ns) && c.stride % wide == 0 &&
+      p / static_cast<size_t>(c.plan.radix) * wide <= 256)
+    k.cols_per_group = wide;
+  return k;
 }
 
 // The program of fft_cols (arguments as cols_stage's).
@@ -539,7 +547,8 @@ inline Pipeline pipeline_1d(const Problem& p, Knobs k, const cl::Buffer& in, con
   const cl::Buffer* src = &in;
   for (size_t i = 0; i < lens.size(); ++i) {
     const cl::Buffer* dst = (lens.size() - 1 - i) % 2 == 0 ? &out : &tmp;
-    pl.stages.push_back(cols_stage(lens[i], p.nx / lens[i], ns, p.batch, ns > 1, p.dir, k, *src, *dst));
+    pl.stages.push_back(cols_stage(lens[i], p.nx / lens[i], ns, p.batch, ns > 1, p.dir,
+                                   long_pass_knobs(lens[i], p.nx / lens[i], ns, k), *src, *dst));
     ns *= lens[i];
     src = dst;
   }
@@ -633,7 +642,7 @@ inline std::vector<gb::ProgramKey> programs_1d(const Problem& p, Knobs k) {
   std::vector<gb::ProgramKey> keys;
   size_t ns = 1;
   for (size_t len : lens) {
-    keys.push_back(cols_program(len, p.nx / len, ns, ns > 1, p.dir, k));
+    keys.push_back(cols_program(len, p.nx / len, ns, ns > 1, p.dir, long_pass_knobs(len, p.nx / len, ns, k)));
     ns *= len;
   }
   return keys;
