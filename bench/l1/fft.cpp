@@ -163,6 +163,14 @@ std::vector<std::pair<std::string, Params>> configs(int size) {
       k.radix = 16;
       p = Params{fft::Problem{2048, 1, 32, fft::Dir::forward}, k, size};
       add(fft::name("stockham", p.problem, size, {{"radix", "16"}}), p);
+      // Global passes whose columns go through local memory in turns, the first one's contiguous
+      // store too (as 2^20's 1024-point passes take 8 columns where 4 fit), on 64 Ki points that
+      // Oclgrind runs: 256 x 256 with 32 columns where 16 fit (radix 32: groups of 256 items).
+      k = fft::Knobs{};
+      k.cols_per_group = 32;
+      k.radix = 32;
+      p = Params{fft::Problem{65536, 1, 1, fft::Dir::forward}, k, size};
+      add(fft::name("stockham", p.problem, size, {{"radix", "32"}, {"cols", "32"}}), p);
     }
   }
 
