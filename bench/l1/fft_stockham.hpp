@@ -113,13 +113,14 @@ inline size_t pieces_group_limit() {
 constexpr size_t kMultiPoints = 32;
 constexpr int kMultiRadix = 8;
 
-// Points per work item of a transform in pieces: Knobs::points where set (fft_rows_multi, several
-// butterflies per pass); else, in pieces with radix 0, kMultiPoints where n / kMultiPoints work
-// items fit a group (pieces_group_limit: 16384 in 512, 8192 in 256); else 0: fft_rows, one
-// butterfly of the radix per work item and pass.
-// Held in local memory in one turn with no knob set: kMultiPoints from rows_multi_from() points on
-// (bench/tuning/fft.hpp: fewer registers than fft_rows' one butterfly of 16 or 32 points).
+// The shortest transform held in local memory that fft_rows_multi takes by default (a measured
+// choice: bench/tuning/fft.hpp).
 inline size_t rows_multi_from() { return fft_tuning::tuned(fft_tuning::Param::rows_multi_from); }
+// Points per work item of fft_rows_multi, or 0: fft_rows, one butterfly of the radix per work item
+// and pass. Knobs::points where set; a transform in pieces with radix 0: kMultiPoints where
+// n / kMultiPoints work items fit a group (pieces_group_limit: 16384 in 512, 8192 in 256); one
+// held in local memory in one turn with no knob set: kMultiPoints from rows_multi_from() points on
+// (fewer registers than fft_rows' one butterfly of 16 or 32 points: at 4096, 93 against 125).
 inline size_t rows_points(size_t n, const Knobs& k) {
   if (k.points != 0) return k.points;
   if (k.pieces == 0)
