@@ -121,11 +121,13 @@ inline size_t rows_multi_from() { return fft_tuning::tuned(fft_tuning::Param::ro
 // n / kMultiPoints work items fit a group (pieces_group_limit: 16384 in 512, 8192 in 256); one
 // held in local memory in one turn with no knob set: kMultiPoints from rows_multi_from() points on
 // (fewer registers than fft_rows' one butterfly of 16 or 32 points: at 4096, 93 against 125).
+inline std::string multi_plan_shortfall(size_t n, const RadixPlan& plan, size_t points, size_t pieces);
 inline size_t rows_points(size_t n, const Knobs& k) {
   if (k.points != 0) return k.points;
   if (k.pieces == 0)
     return k.radix == 0 && k.rows_per_group == 0 && n >= rows_multi_from() && n <= local_points() &&
-                   n / kMultiPoints <= pieces_group_limit() && n % kMultiPoints == 0 && (n / kMultiPoints) % 16 == 0
+                   n / kMultiPoints <= pieces_group_limit() &&
+                   multi_plan_shortfall(n, radix_plan(n, kMultiRadix), kMultiPoints, 1).empty()
                ? kMultiPoints
                : 0;
   if (k.pieces == 1) return 0;
