@@ -656,8 +656,12 @@ void gemm_warptile_async(const int M, const int N, const int K,
 // and checks the same tiles. Work item `lane` holds the fragments PTX defines, with quad =
 // lane/4, in_quad = lane%4: A at rows quad (+8), column in_quad; B at row in_quad, column quad; D
 // at rows quad (+8), columns 2 in_quad + {0, 1}.
-// Staging is regblock's: the next K step's tiles are loaded into registers while the current
-// one is computed from the other of two local buffers, one barrier per step. A's tile keeps A's
+// Staging: two local buffers, one barrier per step of MMA_TILE_K. A step stores the next tile
+// (loaded into registers a step earlier) into the other buffer, starts the loads of the one
+// after, and runs its sub-steps of 4 of K, each loading the next sub-step's fragments before its
+// own mma; the barrier sits before the last sub-step, whose loads are the next tile's first
+// fragments. So no warp waits on its fragment loads after the barrier (all warps loading at
+// once there cost 25% of the time at 8192^3 on an H200). A's tile keeps A's
 // row-major layout (As[m][k]); its rows are padded by 4 so that a fragment read (8 rows, 4
 // neighbouring k) spreads over the banks in the 2 wavefronts 256 bytes take; Bs's rows by 8 so
 // that the 4 k rows of a B fragment read alternate halves of the banks.
@@ -690,8 +694,9 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #define MMA_B_PAIRS (MMA_TILE_K * MMA_BN / 2)
 #define MMA_A_LOADS (MMA_A_PAIRS / MMA_THREADS)  // per work item
 #define MMA_B_LOADS (MMA_B_PAIRS / MMA_THREADS)
-#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % 4 != 0 || MMA_TM % 2 != 0
-#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of 4, MMA_TM even"
+#define MMA_SUBSTEPS (MMA_TILE_K / 4)  // mma steps of 4 of K in a tile step
+#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % 8 != 0 || MMA_TM % 2 != 0
+#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of 8, MMA_TM even"
 #endif
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1)))
@@ -740,29 +745,48 @@ void gemm_mma(const int M, const int N, const int K,
     rb[l] = col0 + b_col[l] < N && (k0) + b_row[l] < K                                        \
                 ? vload2(0, b_base + (size_t)((k0) + b_row[l]) * ldb + b_col[l])              \
                 : (double2)0;
-  MMA_LOAD_TILES(0)
-
   const int steps = (K + MMA_TILE_K - 1) / MMA_TILE_K;
+  MMA_LOAD_TILES(0)
+#pragma unroll
+  for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[0][a_row[l]][a_col[l]]);
+#pragma unroll
+  for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[0][b_row[l]][b_col[l]]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (steps > 1) {
+    MMA_LOAD_TILES(MMA_TILE_K)
+  }
+#ifdef PTX_MMA
+  // Two sets of fragments: sub-step u's, and u + 1's, loaded while u's mma run.
+  double fa[2][MMA_TM], fb[2][MMA_TN];
+#define MMA_FRAGS(set, buf, kk)                                                              \
+  _Pragma("unroll") for (int i = 0; i < MMA_TM; ++i)                                         \
+      fa[set][i] = As[buf][wm + i * 8 + quad][(kk) + in_quad];                               \
+  _Pragma("unroll") for (int j = 0; j < MMA_TN; ++j) fb[set][j] = Bs[buf][(kk) + in_quad][wn + j * 8 + quad];
+  MMA_FRAGS(0, 0, 0)
+#endif
+
   for (int step = 0; step < steps; ++step) {
     const int cur = step & 1;
 #pragma unroll
-    for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[cur][a_row[l]][a_col[l]]);
+    for (int u = 0; u < MMA_SUBSTEPS; ++u) {
+      if (u == 0 && step + 1 < steps) {  // the next tile into the other buffer, free since the last barrier
 #pragma unroll
-    for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[cur][b_row[l]][b_col[l]]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (step + 1 < steps) {  // in flight while this step computes
-      const int k1 = (step + 1) * MMA_TILE_K;
-      MMA_LOAD_TILES(k1)
-    }
-
+        for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[cur ^ 1][a_row[l]][a_col[l]]);
+#pragma unroll
+        for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[cur ^ 1][b_row[l]][b_col[l]]);
+        if (step + 2 < steps) {  // in flight for a step
+          const int k2 = (step + 2) * MMA_TILE_K;
+          MMA_LOAD_TILES(k2)
+        }
+      }
 #ifdef PTX_MMA
-#pragma unroll
-    for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
-      double a[MMA_TM], b[MMA_TN];
-#pragma unroll
-      for (int i = 0; i < MMA_TM; ++i) a[i] = As[cur][wm + i * 8 + quad][kk + in_quad];
-#pragma unroll
-      for (int j = 0; j < MMA_TN; ++j) b[j] = Bs[cur][kk + in_quad][wn + j * 8 + quad];
+      // The barrier before the last sub-step: this tile's fragments are all read, the next is in.
+      if (u == MMA_SUBSTEPS - 1) barrier(CLK_LOCAL_MEM_FENCE);
+      if (u + 1 < MMA_SUBSTEPS) {
+        MMA_FRAGS((u + 1) & 1, cur, (u + 1) * 4)
+      } else if (step + 1 < steps) {
+        MMA_FRAGS(0, cur ^ 1, 0)
+      }
 #pragma unroll
       for (int i = 0; i < MMA_TM; i += 2)
 #pragma unroll
@@ -770,20 +794,18 @@ void gemm_mma(const int M, const int N, const int K,
 #ifdef PTX_MMA_M8  // sm_80-89: the f64 shape they have (on sm_90 half the rate of m16n8k4)
           asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
                        : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                       : "d"(a[i]), "d"(b[j]));
+                       : "d"(fa[u & 1][i]), "d"(fb[u & 1][j]));
           asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
                        : "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
-                       : "d"(a[i + 1]), "d"(b[j]));
+                       : "d"(fa[u & 1][i + 1]), "d"(fb[u & 1][j]));
 #else
           asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
                        : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
-                       : "d"(a[i]), "d"(a[i + 1]), "d"(b[j]));
+                       : "d"(fa[u & 1][i]), "d"(fa[u & 1][i + 1]), "d"(fb[u & 1][j]));
 #endif
         }
-    }
 #else
-#pragma unroll
-    for (int kk = 0; kk < MMA_TILE_K; kk += 4) {
+      const int kk = u * 4;
 #pragma unroll
       for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll
@@ -794,8 +816,10 @@ void gemm_mma(const int M, const int N, const int K,
             for (int c = 0; c < 2; ++c)
               acc[i][j][c] = fma(As[cur][wm + i * 8 + quad][kk + t],
                                  Bs[cur][kk + t][wn + j * 8 + 2 * in_quad + c], acc[i][j][c]);
-    }
+      // Reads from local memory to the last sub-step here: the barrier after them.
+      if (u == MMA_SUBSTEPS - 1) barrier(CLK_LOCAL_MEM_FENCE);
 #endif
+    }
   }
 
   // A pair starts at an even column and ldc is a multiple of 4: it is inside C's padded row or
