@@ -239,9 +239,9 @@ size_t at_ld(const Shape& s) { return gb::round_up(s.m, gemm::kAlign); }
 
 // mma (double): each warp computes kMmaTilesM x kMmaTilesN 8x8 sub-tiles of C (a 64x32 warp
 // tile, 64 accumulators per work item); a group is a grid of warps (its work-group shape: the
-// sweep's axis), 2x4 by default (128x128 blocks, 256 work items). K per step 8: two steps of a
-// 128x128 block fill 41 KiB of local memory, and 16 would not fit 48 KiB. The PTX instruction and
-// the bands are measured choices (bench/tuning/gemm.hpp).
+// sweep's axis), 2x4 by default (128x128 blocks, 256 work items). K per step 8, copied into 3
+// local buffers (2 where 3 do not fit): three steps of a 128x128 block fill NVIDIA's 48 KiB. The
+// PTX instruction and the bands are measured choices (bench/tuning/gemm.hpp).
 constexpr size_t kMmaTilesM = 8, kMmaTilesN = 4, kMmaTileK = 8;
 struct MmaWarps {
   size_t m, n;
@@ -262,12 +262,22 @@ struct Params {
   size_t tile_k;  // tiled and regblock: K per step
   int size_class;
   MmaWarps warps{0, 0};  // mma: the grid of warps (wg is its 1-D group)
-  size_t stages = 0;     // warptile_async: local buffers of the pipeline
+  size_t stages = 0;     // warptile_async and mma: local buffers of the pipeline
 };
 
-// The mma kernel's local memory (kernels/l1/gemm.cl: two steps of As[BM][K+4], Bs[K][BN+8]).
-size_t mma_local_bytes(const MmaWarps& w) {
-  return 2 * (w.block_m() * (kMmaTileK + 4) + kMmaTileK * (w.block_n() + 8)) * sizeof(double);
+// The mma kernel's local memory (kernels/l1/gemm.cl: `stages` steps of As[BM][K], Bs[K][BN]).
+size_t mma_local_bytes(const MmaWarps& w, size_t stages) {
+  return stages * (w.block_m() * kMmaTileK + kMmaTileK * w.block_n()) * sizeof(double);
+}
+// Its stages: 3 where they fit, else 2 (0: none fit). At size 1 the local memory counted is at most
+// NVIDIA's 48 KiB, so that CI's grids take the stage counts an H100's or H200's take (PoCL has 1 MiB).
+constexpr size_t kNvidiaLocalBytes = 48 * 1024;
+size_t mma_stages(const MmaWarps& w, int size_class) {
+  size_t local = gb::session().info().local_mem_bytes;
+  if (size_class == 1) local = std::min(local, kNvidiaLocalBytes);
+  for (size_t st = 3; st >= 2; --st)
+    if (mma_local_bytes(w, st) <= local) return st;
+  return 0;
 }
 // NVIDIA's FP64 mma.sync needs sm_80 (m8n8k4; m16n8k4 sm_90); elsewhere the kernel's FMA path runs.
 // The table's rows of the instruction: 0 (FMAs), 8 (m8n8k4) or 16 (m16n8k4).
@@ -350,7 +360,8 @@ gb::ProgramKey program_of(const Params& p) {
       options += " -DONLY_MMA -DMMA_WARPS_M=" + std::to_string(p.warps.m) + " -DMMA_WARPS_N=" +
                  std::to_string(p.warps.n) + " -DMMA_TM=" + std::to_string(kMmaTilesM) +
                  " -DMMA_TN=" + std::to_string(kMmaTilesN) +  " -DMMA_TILE_K=" + std::to_string(kMmaTileK) +
-                 " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class)) + mma_ptx_options();
+                 " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class)) +
+                 " -DMMA_STAGES=" + std::to_string(p.stages) + mma_ptx_options() + (async_copies() ? " -DPTX_ASYNC" : "");
       break;
   }
   return {"l1/gemm.cl", options};
@@ -402,7 +413,11 @@ void run(benchmark::State& state, const Params& p) {
                .work(gemm::work(p.shape, sizeof(T)))
                .poison(fx.dc, fx.c_bytes())
                .check([&] { return gemm::verify(fx); });
-  if (p.variant == Variant::mma) m.counter("tensor_cores", mma_on_tensor_cores() ? 1 : 0);
+  if (p.variant == Variant::mma) {
+    m.counter("tensor_cores", mma_on_tensor_cores() ? 1 : 0);
+    m.counter("async_copies", async_copies() ? 1 : 0);
+    m.counter("stages", static_cast<double>(p.stages));
+  }
   if (p.variant == Variant::warptile_async) {
     // At poisoned too: an element the transpose leaves unwritten (its zero padding included)
     // reaches C as NaN.
@@ -523,15 +538,16 @@ void register_mma(int size_class) {
     if (gemm::too_big(s, sizeof(double))) continue;  // register_type's skip covers every variant
     for (const MmaWarps& w : mma_grids(s, size_class)) {
       const std::string name = gemm::bench_name("mma", type, s, w.label(), size_class, "warps");
-      if (mma_local_bytes(w) > d.local_mem_bytes) {
-        gb::skip_variant(name, "its tiles exceed the device's local memory");
+      const size_t stages = mma_stages(w, size_class);
+      if (stages == 0) {
+        gb::skip_variant(name, "its 2 stages of tiles exceed the device's local memory");
         continue;
       }
       if (w.items() > d.max_work_group_size) {
         gb::skip_variant(name, "work group larger than the device's maximum");
         continue;
       }
-      Params p{Variant::mma, s, gb::WorkGroup{w.items(), 1, 1, 1}, kMmaTileK, size_class, w};
+      Params p{Variant::mma, s, gb::WorkGroup{w.items(), 1, 1, 1}, kMmaTileK, size_class, w, stages};
       gb::add_benchmark(name, [p](benchmark::State& st) { run<double>(st, p); },
                         [p] { return std::vector<gb::ProgramKey>{program_of<double>(p)}; });
     }
@@ -542,11 +558,14 @@ void register_mma(int size_class) {
 void mma_paths(gb::PathSet& paths, int size_class) {
   for (const Shape& s : gemm::problems(size_class)) {
     for (const MmaWarps& w : mma_grids(s, size_class)) {
-      if (mma_local_bytes(w) > gb::session().info().local_mem_bytes) continue;
+      const size_t stages = mma_stages(w, size_class);
+      if (stages == 0) continue;
       const size_t bm = w.block_m(), bn = w.block_n();
       gb::path_if(paths, s.m % bm != 0 || s.n % bn != 0, "mma: partial blocks at the edges");
       gb::path_if(paths, s.m >= bm && s.n >= bn, "mma: whole blocks");
-      gb::path_if(paths, s.k > 2 * kMmaTileK, "mma: 3+ K steps (double-buffered loads)");
+      gb::path_if(paths, stages == 3, "mma: 3 stages");
+      gb::path_if(paths, stages == 2, "mma: 2 stages");
+      gb::path_if(paths, s.k > stages * kMmaTileK, "mma: more K steps than stages (buffers reused)");
       gb::path_if(paths, s.k % kMmaTileK != 0, "mma: partial last K step");
       const size_t blocks_m = (s.m + bm - 1) / bm, group_m = mma_group_m(size_class);
       gb::path_if(paths, blocks_m > group_m, "mma: 2+ bands of block rows");

@@ -502,6 +502,10 @@ void gemm_warptile(const int M, const int N, const int K,
 #error "STAGES must be 2 to 5"
 #endif
 
+#endif  // ONLY_WARPTILE_ASYNC
+
+// (warptile_async and mma)
+#if defined(ONLY_WARPTILE_ASYNC) || defined(ONLY_MMA)
 // Asynchronous copies of 16 bytes from global into local memory. dst and src 16-byte aligned;
 // src must be a valid address even when src_bytes is 0.
 #ifdef PTX_ASYNC
@@ -529,6 +533,9 @@ void async_commit(void) {}
 #define ASYNC_WAIT(n)
 #endif
 
+#endif
+
+#ifdef ONLY_WARPTILE_ASYNC
 // One vector of a tile, as 16-byte chunks (TYPEV must be a multiple of 16 bytes: float4,
 // double2, double4), each taking `bytes` (16 or 0) from src.
 void async_copy_vector(__local TYPEV* dst, __global const TYPEV* src, const uint bytes) {
@@ -656,15 +663,17 @@ void gemm_warptile_async(const int M, const int N, const int K,
 // and checks the same tiles. Work item `lane` holds the fragments PTX defines, with quad =
 // lane/4, in_quad = lane%4: A at rows quad (+8), column in_quad; B at row in_quad, column quad; D
 // at rows quad (+8), columns 2 in_quad + {0, 1}.
-// Staging: two local buffers, one barrier per step of MMA_TILE_K. A step stores the next tile
-// (loaded into registers a step earlier) into the other buffer, starts the loads of the one
-// after, and runs its sub-steps of 4 of K, each loading the next sub-step's fragments before its
-// own mma; the barrier sits before the last sub-step, whose loads are the next tile's first
-// fragments. So no warp waits on its fragment loads after the barrier (all warps loading at
-// once there cost 25% of the time at 8192^3 on an H200). A's tile keeps A's
-// row-major layout (As[m][k]); its rows are padded by 4 so that a fragment read (8 rows, 4
-// neighbouring k) spreads over the banks in the 2 wavefronts 256 bytes take; Bs's rows by 8 so
-// that the 4 k rows of a B fragment read alternate halves of the banks.
+// Staging: each step of MMA_TILE_K (8) of A and B is copied as it is (row-major) into one of
+// MMA_STAGES local buffers (3, or 2 where 3 do not fit), by cp.async with -DPTX_ASYNC (sm_80 on),
+// elsewhere by each work item's own loads and stores: no registers hold staged data, and a step's
+// copies start once its buffer is free, two steps before it is computed with 3 stages. One
+// barrier per step. A step runs two sub-steps of 4 of K, each loading the next one's fragments
+// before its own mma; the barrier sits before the last sub-step, whose loads are the next step's
+// first fragments, and that sub-step's mma then issue before the copies: no warp waits on its
+// fragment loads after the barrier (all warps loading at once there cost 25% of the time at
+// 8192^3 on an H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half
+// warp's fragment read meets every bank once: chunk c of A's row m at c ^ MMA_A_SWZ(m), column n
+// of B's row k at n ^ MMA_B_SWZ(k).
 #ifndef MMA_WARPS_M
 #define MMA_WARPS_M 2
 #endif
@@ -688,24 +697,38 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #define MMA_THREADS (32 * MMA_WARPS_M * MMA_WARPS_N)
 #define MMA_BM (MMA_WARPS_M * MMA_TM * 8)  // the block of C
 #define MMA_BN (MMA_WARPS_N * MMA_TN * 8)
-#define MMA_AS_LD (MMA_TILE_K + 4)
-#define MMA_BS_LD (MMA_BN + 8)
-#define MMA_A_PAIRS (MMA_BM * MMA_TILE_K / 2)  // double2 loads per tile
-#define MMA_B_PAIRS (MMA_TILE_K * MMA_BN / 2)
-#define MMA_A_LOADS (MMA_A_PAIRS / MMA_THREADS)  // per work item
-#define MMA_B_LOADS (MMA_B_PAIRS / MMA_THREADS)
-#define MMA_SUBSTEPS (MMA_TILE_K / 4)  // mma steps of 4 of K in a tile step
-#if MMA_A_PAIRS % MMA_THREADS != 0 || MMA_B_PAIRS % MMA_THREADS != 0 || MMA_TILE_K % 8 != 0 || MMA_TM % 2 != 0
-#error "the block's tiles must be whole double2 loads per work item, MMA_TILE_K a multiple of 8, MMA_TM even"
+#define MMA_A_CHUNKS (MMA_BM * MMA_TILE_K / 2 / MMA_THREADS)  // 16-byte copies per work item and step
+#define MMA_B_CHUNKS (MMA_TILE_K * MMA_BN / 2 / MMA_THREADS)
+#define MMA_SUBSTEPS (MMA_TILE_K / 4)  // mma steps of 4 of K in a step
+#if (MMA_BM * MMA_TILE_K / 2) % MMA_THREADS != 0 || (MMA_TILE_K * MMA_BN / 2) % MMA_THREADS != 0 || \
+    MMA_TILE_K != 8 || MMA_TM % 2 != 0 || MMA_BN % 16 != 0
+#error "a step's tiles must be whole 16-byte copies per work item, MMA_TILE_K 8 (A's swizzle), MMA_TM even"
 #endif
+#ifndef MMA_STAGES
+#define MMA_STAGES 3
+#endif
+#if MMA_STAGES == 2  // cp.async.wait_group takes a literal: MMA_STAGES - 2, and - 1
+#define MMA_STAGES_LESS_2 0
+#define MMA_STAGES_LESS_1 1
+#elif MMA_STAGES == 3
+#define MMA_STAGES_LESS_2 1
+#define MMA_STAGES_LESS_1 2
+#else
+#error "MMA_STAGES must be 2 or 3"
+#endif
+#define MMA_A_SWZ(m) ((((m) >> 1) & 1) << 1)  // in chunks: rows m and m + 2 of a half warp apart
+#define MMA_B_SWZ(k) (((k) & 3) << 2)         // in doubles, whole chunks: the 4 k rows of a fragment apart
+#define MMA_A_AT(buf, m, k) As[buf][m][2 * (((k) >> 1) ^ MMA_A_SWZ(m)) + ((k) & 1)]
+#define MMA_B_AT(buf, k, n) Bs[buf][k][(n) ^ MMA_B_SWZ(k)]
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1)))
 void gemm_mma(const int M, const int N, const int K,
               __global const double* restrict A, const int lda,
               __global const double* restrict B, const int ldb,
               __global double* restrict C, const int ldc) {
-  __local double As[2][MMA_BM][MMA_AS_LD];
-  __local double Bs[2][MMA_TILE_K][MMA_BS_LD];
+  // cp.async's 16-byte chunks need 16-byte aligned buffers (a double array's alignment is 8).
+  __local double As[MMA_STAGES][MMA_BM][MMA_TILE_K] __attribute__((aligned(16)));
+  __local double Bs[MMA_STAGES][MMA_TILE_K][MMA_BN] __attribute__((aligned(16)));
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int quad = lane / 4, in_quad = lane % 4;  // the fragments' coordinates
   const int wm = (warp / MMA_WARPS_N) * (MMA_TM * 8), wn = (warp % MMA_WARPS_N) * (MMA_TN * 8);
@@ -718,74 +741,71 @@ void gemm_mma(const int M, const int N, const int K,
 #pragma unroll
     for (int j = 0; j < MMA_TN; ++j) acc[i][j][0] = acc[i][j][1] = 0;
 
-  // This work item's double2s of each step's tiles; reads past M, N or K are zeros (a pair
-  // that starts before K or N ends in the zero padding of the row).
-  double2 ra[MMA_A_LOADS], rb[MMA_B_LOADS];
-  int a_row[MMA_A_LOADS], a_col[MMA_A_LOADS], b_row[MMA_B_LOADS], b_col[MMA_B_LOADS];
+  // The work item's 16-byte chunks of each step (neighbouring items, neighbouring chunks of a row).
+  int a_row[MMA_A_CHUNKS], a_chunk[MMA_A_CHUNKS], b_row[MMA_B_CHUNKS], b_chunk[MMA_B_CHUNKS];
+  __global const double* a_src[MMA_A_CHUNKS];  // the chunk at step 0 (A itself past M)
+  __global const double* b_src[MMA_B_CHUNKS];  // the chunk in row 0 (B itself past N)
 #pragma unroll
-  for (int l = 0; l < MMA_A_LOADS; ++l) {
+  for (int l = 0; l < MMA_A_CHUNKS; ++l) {
     const int i = lid + l * MMA_THREADS;
     a_row[l] = i / (MMA_TILE_K / 2);
-    a_col[l] = (i % (MMA_TILE_K / 2)) * 2;
+    a_chunk[l] = i % (MMA_TILE_K / 2);
+    a_src[l] = row0 + a_row[l] < M ? A + (size_t)(row0 + a_row[l]) * lda + 2 * a_chunk[l] : A;
   }
 #pragma unroll
-  for (int l = 0; l < MMA_B_LOADS; ++l) {
+  for (int l = 0; l < MMA_B_CHUNKS; ++l) {
     const int i = lid + l * MMA_THREADS;
     b_row[l] = i / (MMA_BN / 2);
-    b_col[l] = (i % (MMA_BN / 2)) * 2;
+    b_chunk[l] = i % (MMA_BN / 2);
+    b_src[l] = col0 + 2 * b_chunk[l] < N ? B + col0 + 2 * b_chunk[l] : B;
   }
-  __global const double* a_base = A + (size_t)row0 * lda;
-  __global const double* b_base = B + col0;
-#define MMA_LOAD_TILES(k0)                                                                    \
-  for (int l = 0; l < MMA_A_LOADS; ++l)                                                       \
-    ra[l] = row0 + a_row[l] < M && (k0) + a_col[l] < K                                        \
-                ? vload2(0, a_base + (size_t)a_row[l] * lda + (k0) + a_col[l])                \
-                : (double2)0;                                                                 \
-  for (int l = 0; l < MMA_B_LOADS; ++l)                                                       \
-    rb[l] = col0 + b_col[l] < N && (k0) + b_row[l] < K                                        \
-                ? vload2(0, b_base + (size_t)((k0) + b_row[l]) * ldb + b_col[l])              \
-                : (double2)0;
   const int steps = (K + MMA_TILE_K - 1) / MMA_TILE_K;
-  MMA_LOAD_TILES(0)
-#pragma unroll
-  for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[0][a_row[l]][a_col[l]]);
-#pragma unroll
-  for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[0][b_row[l]][b_col[l]]);
+  // Step s's copies into buffer s % MMA_STAGES (none past the last step), committed as one group
+  // (an empty one past the last step, so that every wait counts alike). A chunk past M, N or K
+  // copies no bytes (zeros); one that starts before K or N ends in the zero padding of its row.
+#define MMA_ISSUE(s)                                                                                    \
+  do {                                                                                                  \
+    if ((s) < steps) {                                                                                  \
+      const int k0 = (s) * MMA_TILE_K, buf = (s) % MMA_STAGES;                                          \
+      _Pragma("unroll") for (int l = 0; l < MMA_A_CHUNKS; ++l) {                                        \
+        const bool in = row0 + a_row[l] < M && k0 + 2 * a_chunk[l] < K;                                 \
+        async_copy16(&As[buf][a_row[l]][2 * (a_chunk[l] ^ MMA_A_SWZ(a_row[l]))], in ? a_src[l] + k0 : A, \
+                     in ? 16 : 0);                                                                      \
+      }                                                                                                 \
+      _Pragma("unroll") for (int l = 0; l < MMA_B_CHUNKS; ++l) {                                        \
+        const int k = k0 + b_row[l];                                                                    \
+        const bool in = col0 + 2 * b_chunk[l] < N && k < K;                                             \
+        async_copy16(&Bs[buf][b_row[l]][(2 * b_chunk[l]) ^ MMA_B_SWZ(b_row[l])],                        \
+                     in ? b_src[l] + (size_t)k * ldb : B, in ? 16 : 0);                                 \
+      }                                                                                                 \
+    }                                                                                                   \
+    async_commit();                                                                                     \
+  } while (0)
+  for (int s = 0; s < MMA_STAGES; ++s) MMA_ISSUE(s);
+  ASYNC_WAIT(MMA_STAGES_LESS_1);  // step 0 landed
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (steps > 1) {
-    MMA_LOAD_TILES(MMA_TILE_K)
-  }
 #ifdef PTX_MMA
   // Two sets of fragments: sub-step u's, and u + 1's, loaded while u's mma run.
   double fa[2][MMA_TM], fb[2][MMA_TN];
-#define MMA_FRAGS(set, buf, kk)                                                              \
-  _Pragma("unroll") for (int i = 0; i < MMA_TM; ++i)                                         \
-      fa[set][i] = As[buf][wm + i * 8 + quad][(kk) + in_quad];                               \
-  _Pragma("unroll") for (int j = 0; j < MMA_TN; ++j) fb[set][j] = Bs[buf][(kk) + in_quad][wn + j * 8 + quad];
+#define MMA_FRAGS(set, buf, kk)                                                                         \
+  _Pragma("unroll") for (int i = 0; i < MMA_TM; ++i) fa[set][i] = MMA_A_AT(buf, wm + i * 8 + quad, (kk) + in_quad); \
+  _Pragma("unroll") for (int j = 0; j < MMA_TN; ++j) fb[set][j] = MMA_B_AT(buf, (kk) + in_quad, wn + j * 8 + quad);
   MMA_FRAGS(0, 0, 0)
 #endif
 
   for (int step = 0; step < steps; ++step) {
-    const int cur = step & 1;
+    const int cur = step % MMA_STAGES, nxt = (step + 1) % MMA_STAGES;
 #pragma unroll
     for (int u = 0; u < MMA_SUBSTEPS; ++u) {
-      if (u == 0 && step + 1 < steps) {  // the next tile into the other buffer, free since the last barrier
-#pragma unroll
-        for (int l = 0; l < MMA_A_LOADS; ++l) vstore2(ra[l], 0, &As[cur ^ 1][a_row[l]][a_col[l]]);
-#pragma unroll
-        for (int l = 0; l < MMA_B_LOADS; ++l) vstore2(rb[l], 0, &Bs[cur ^ 1][b_row[l]][b_col[l]]);
-        if (step + 2 < steps) {  // in flight for a step
-          const int k2 = (step + 2) * MMA_TILE_K;
-          MMA_LOAD_TILES(k2)
-        }
-      }
 #ifdef PTX_MMA
-      // The barrier before the last sub-step: this tile's fragments are all read, the next is in.
-      if (u == MMA_SUBSTEPS - 1) barrier(CLK_LOCAL_MEM_FENCE);
+      if (u == MMA_SUBSTEPS - 1) {  // the next step landed (every item's copies), this one's fragments all read
+        ASYNC_WAIT(MMA_STAGES_LESS_2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
       if (u + 1 < MMA_SUBSTEPS) {
         MMA_FRAGS((u + 1) & 1, cur, (u + 1) * 4)
       } else if (step + 1 < steps) {
-        MMA_FRAGS(0, cur ^ 1, 0)
+        MMA_FRAGS(0, nxt, 0)
       }
 #pragma unroll
       for (int i = 0; i < MMA_TM; i += 2)
@@ -814,11 +834,15 @@ void gemm_mma(const int M, const int N, const int K,
           for (int t = 0; t < 4; ++t)
 #pragma unroll
             for (int c = 0; c < 2; ++c)
-              acc[i][j][c] = fma(As[cur][wm + i * 8 + quad][kk + t],
-                                 Bs[cur][kk + t][wn + j * 8 + 2 * in_quad + c], acc[i][j][c]);
-      // Reads from local memory to the last sub-step here: the barrier after them.
-      if (u == MMA_SUBSTEPS - 1) barrier(CLK_LOCAL_MEM_FENCE);
+              acc[i][j][c] = fma(MMA_A_AT(cur, wm + i * 8 + quad, kk + t),
+                                 MMA_B_AT(cur, kk + t, wn + j * 8 + 2 * in_quad + c), acc[i][j][c]);
+      if (u == MMA_SUBSTEPS - 1) {  // read from local memory to the last: the barrier after
+        ASYNC_WAIT(MMA_STAGES_LESS_2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
 #endif
+      // This step's buffer, free since the barrier, takes step + MMA_STAGES's copies (after the mma).
+      if (u == MMA_SUBSTEPS - 1) MMA_ISSUE(step + MMA_STAGES);
     }
   }
 
