@@ -301,6 +301,22 @@ def flagged_benchmarks(context):
     return out
 
 
+CLOCK_DIP = 0.97  # an SM clock this share of the run's usual one or below: another operating point
+
+
+def clock_dips(run):
+    """{benchmark key: why} of the benchmarks whose SM clock (sm_clock_mhz, read as sampling ended) sits
+    3% or more below the run's median SM clock: a GPU that stepped its clock down (heat, power) ran
+    them at another operating point, which gpu_bench flags only below 90% of the steady clock."""
+    clocks = {key: bench.counter("sm_clock_mhz") for key, bench in run.benches.items()}
+    clocks = {key: c for key, c in clocks.items() if c is not None and c > 0}
+    if len(clocks) < 3:
+        return {}
+    usual = statistics.median(clocks.values())
+    return {key: f"SM clock {c:.0f} MHz, {100 * (1 - c / usual):.0f}% below the run's median {usual:.0f} MHz"
+            for key, c in clocks.items() if c <= CLOCK_DIP * usual}
+
+
 FLEET_FORMAT = "gpu-bench-fleet"  # gpu_bench_mpi's file: every rank's run (docs/FLEET.md)
 
 

@@ -343,6 +343,29 @@ class OlderLayout(GateCase):
         cur = self.write("cur.json", sr.bench(BW, slow, bytes_moved=BYTES))  # not flagged: a regression
         self.assert_exit(self.gate(base, cur), 1)
 
+    def test_a_benchmark_at_a_lower_sm_clock_than_its_run_is_unreliable_not_regressed(self):
+        """A GPU that stepped its clock down for one benchmark (heat after a long batch) ran it at another
+        operating point: 3% or more below the run's median SM clock makes a change unreliable."""
+        others = [f"L0/GlobalBandwidth/copy/type:float4/access:coalesced/wg:{wg}/size:3/manual_time" for wg in (64, 128, 256)]
+
+        def run(name, slow, clock):
+            entries = []
+            for i, key in enumerate([BW] + others):
+                factor = 1.2 if key == BW and slow else 1.0
+                for e in sr.bench(key, [t * factor for t in sr.noisy(1e6, 10, 0.002, 7 + i)], bytes_moved=BYTES):
+                    e["sm_clock_mhz"] = clock if key == BW else 1980.0
+                    entries.append(e)
+            return self.write(name, entries)
+
+        base = run("base.json", False, 1980.0)
+        done = self.gate(base, run("cur.json", True, 1905.0))  # 3.8% below the others' 1980
+        self.assert_exit(done, 0)
+        line = next(l for l in done.stdout.splitlines() if l.startswith(BW))
+        self.assertIn("unreliable: SM clock 1905 MHz, 4% below the run's median 1980 MHz", line)
+        done = self.gate(base, run("cur.json", True, 1965.0))  # one clock step: still a regression
+        self.assert_exit(done, 1)
+        self.assertEqual(self.rows(done.stdout, "REGRESSION"), [(BW, "bytes_per_second")])
+
     def test_rate_regression_alone_fails(self):
         # Same time, but fewer bytes per second (e.g. the kernel now moves less useful data).
         times = sr.noisy(1e6, 10, 0.01, 1)
