@@ -2,7 +2,8 @@
 // tiled, a register-blocked and a warp-tiled kernel over work-group shapes, for float also by the
 // warp-tiled kernel fed by asynchronous copies (cp.async on NVIDIA from sm_80) from a transposed
 // A, and for double by warp-wide matrix-multiply-accumulate (FP64 tensor cores on NVIDIA from
-// sm_80) over grids of warps. FLOPs per unit 2*m*n*k.
+// sm_80, fed by asynchronous copies of A and B as they are) over grids of warps. FLOPs per unit
+// 2*m*n*k.
 #include "gemm.hpp"
 
 #include <algorithm>
