@@ -669,9 +669,9 @@ void gemm_warptile_async(const int M, const int N, const int K,
 // copies start once its buffer is free, two steps before it is computed with 3 stages. One
 // barrier per step. A step runs two sub-steps of 4 of K, each loading the next one's fragments
 // before its own mma; the barrier sits before the last sub-step, whose loads are the next step's
-// first fragments, and that sub-step's mma then issue before the copies: no warp waits on its
-// fragment loads after the barrier (all warps loading at once there cost 25% of the time at
-// 8192^3 on an H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half
+// first fragments (MMA_ISSUE_AT_BARRIER: where the copies go). No warp waits on its fragment
+// loads after the barrier (all warps loading at once there cost 25% of the time at 8192^3 on an
+// H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half
 // warp's fragment read meets every bank once: chunk c of A's row m at c ^ MMA_A_SWZ(m), column n
 // of B's row k at n ^ MMA_B_SWZ(k).
 #ifndef MMA_WARPS_M
@@ -715,6 +715,15 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #define MMA_STAGES_LESS_1 2
 #else
 #error "MMA_STAGES must be 2 or 3"
+#endif
+// Where a step's copies are issued on the tensor-core path: with 3 buffers after the mma of the
+// sub-step that frees their buffer (issued before it, they queue ahead of the fragment loads those
+// mma wait for: 4096^3 45.9-46.3 TFLOP/s against 48.3-48.6 on an H200); with 2 right at that
+// barrier, since they have one step to land (after the mma, 1x8 ran 34.2 against 38.8-39.0).
+#if defined(PTX_MMA) && MMA_STAGES == 2
+#define MMA_ISSUE_AT_BARRIER 1
+#else
+#define MMA_ISSUE_AT_BARRIER 0
 #endif
 #define MMA_A_SWZ(m) ((((m) >> 1) & 1) << 1)  // in chunks: rows m and m + 2 of a half warp apart
 #define MMA_B_SWZ(k) (((k) & 3) << 2)         // in doubles, whole chunks: the 4 k rows of a fragment apart
@@ -801,6 +810,9 @@ void gemm_mma(const int M, const int N, const int K,
       if (u == MMA_SUBSTEPS - 1) {  // the next step landed (every item's copies), this one's fragments all read
         ASYNC_WAIT(MMA_STAGES_LESS_2);
         barrier(CLK_LOCAL_MEM_FENCE);
+#if MMA_ISSUE_AT_BARRIER
+        MMA_ISSUE(step + MMA_STAGES);
+#endif
       }
       if (u + 1 < MMA_SUBSTEPS) {
         MMA_FRAGS((u + 1) & 1, cur, (u + 1) * 4)
@@ -841,8 +853,10 @@ void gemm_mma(const int M, const int N, const int K,
         barrier(CLK_LOCAL_MEM_FENCE);
       }
 #endif
-      // This step's buffer, free since the barrier, takes step + MMA_STAGES's copies (after the mma).
+      // This step's buffer, free since the barrier, takes step + MMA_STAGES's copies (here, after the mma).
+#if !MMA_ISSUE_AT_BARRIER
       if (u == MMA_SUBSTEPS - 1) MMA_ISSUE(step + MMA_STAGES);
+#endif
     }
   }
 
