@@ -362,7 +362,8 @@ gb::ProgramKey program_of(const Params& p) {
                  std::to_string(p.warps.n) + " -DMMA_TM=" + std::to_string(kMmaTilesM) +
                  " -DMMA_TN=" + std::to_string(kMmaTilesN) +  " -DMMA_TILE_K=" + std::to_string(kMmaTileK) +
                  " -DMMA_GROUP_M=" + std::to_string(mma_group_m(p.size_class)) +
-                 " -DMMA_STAGES=" + std::to_string(p.stages) + mma_ptx_options() + (async_copies() ? " -DPTX_ASYNC" : "");
+                 " -DMMA_STAGES=" + std::to_string(p.stages) + mma_ptx_options();
+      if (async_copies()) options += " -DPTX_ASYNC";
       break;
   }
   return {"l1/gemm.cl", options};

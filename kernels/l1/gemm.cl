@@ -504,10 +504,9 @@ void gemm_warptile(const int M, const int N, const int K,
 
 #endif  // ONLY_WARPTILE_ASYNC
 
-// (warptile_async and mma)
 #if defined(ONLY_WARPTILE_ASYNC) || defined(ONLY_MMA)
-// Asynchronous copies of 16 bytes from global into local memory. dst and src 16-byte aligned;
-// src must be a valid address even when src_bytes is 0.
+// Asynchronous copies of 16 bytes from global into local memory (warptile_async, mma). dst and src
+// 16-byte aligned; src must be a valid address even when src_bytes is 0.
 #ifdef PTX_ASYNC
 // The 32-bit shared-memory address that cp.async takes: NVIDIA's OpenCL keeps a __local pointer
 // (address space 3) as its offset in the shared window, so the pointer's value is that address.
@@ -671,9 +670,9 @@ void gemm_warptile_async(const int M, const int N, const int K,
 // before its own mma; the barrier sits before the last sub-step, whose loads are the next step's
 // first fragments (MMA_ISSUE_AT_BARRIER: where the copies go). No warp waits on its fragment
 // loads after the barrier (all warps loading at once there cost 25% of the time at 8192^3 on an
-// H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half
-// warp's fragment read meets every bank once: chunk c of A's row m at c ^ MMA_A_SWZ(m), column n
-// of B's row k at n ^ MMA_B_SWZ(k).
+// H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half warp's fragment
+// read meets every bank once: chunk c of A's row m at c ^ MMA_A_SWZ(m), column n of B's row k at
+// n ^ MMA_B_SWZ(k).
 #ifndef MMA_WARPS_M
 #define MMA_WARPS_M 2
 #endif
@@ -796,18 +795,20 @@ void gemm_mma(const int M, const int N, const int K,
 #ifdef PTX_MMA
   // Two sets of fragments: sub-step u's, and u + 1's, loaded while u's mma run.
   double fa[2][MMA_TM], fb[2][MMA_TN];
-#define MMA_FRAGS(set, buf, kk)                                                                         \
-  _Pragma("unroll") for (int i = 0; i < MMA_TM; ++i) fa[set][i] = MMA_A_AT(buf, wm + i * 8 + quad, (kk) + in_quad); \
-  _Pragma("unroll") for (int j = 0; j < MMA_TN; ++j) fb[set][j] = MMA_B_AT(buf, (kk) + in_quad, wn + j * 8 + quad);
+#define MMA_FRAGS(set, buf, kk)                                                   \
+  _Pragma("unroll") for (int i = 0; i < MMA_TM; ++i)                              \
+      fa[set][i] = MMA_A_AT(buf, wm + i * 8 + quad, (kk) + in_quad);             \
+  _Pragma("unroll") for (int j = 0; j < MMA_TN; ++j)                              \
+      fb[set][j] = MMA_B_AT(buf, (kk) + in_quad, wn + j * 8 + quad);
   MMA_FRAGS(0, 0, 0)
 #endif
 
   for (int step = 0; step < steps; ++step) {
-    const int cur = step % MMA_STAGES, nxt = (step + 1) % MMA_STAGES;
+    const int cur = step % MMA_STAGES;
 #pragma unroll
     for (int u = 0; u < MMA_SUBSTEPS; ++u) {
 #ifdef PTX_MMA
-      if (u == MMA_SUBSTEPS - 1) {  // the next step landed (every item's copies), this one's fragments all read
+      if (u == MMA_SUBSTEPS - 1) {  // the next step landed (every item's copies); this one's fragments read
         ASYNC_WAIT(MMA_STAGES_LESS_2);
         barrier(CLK_LOCAL_MEM_FENCE);
 #if MMA_ISSUE_AT_BARRIER
@@ -817,7 +818,7 @@ void gemm_mma(const int M, const int N, const int K,
       if (u + 1 < MMA_SUBSTEPS) {
         MMA_FRAGS((u + 1) & 1, cur, (u + 1) * 4)
       } else if (step + 1 < steps) {
-        MMA_FRAGS(0, nxt, 0)
+        MMA_FRAGS(0, (step + 1) % MMA_STAGES, 0)
       }
 #pragma unroll
       for (int i = 0; i < MMA_TM; i += 2)
@@ -853,7 +854,7 @@ void gemm_mma(const int M, const int N, const int K,
         barrier(CLK_LOCAL_MEM_FENCE);
       }
 #endif
-      // This step's buffer, free since the barrier, takes step + MMA_STAGES's copies (here, after the mma).
+      // This step's buffer, free since the barrier, takes step + MMA_STAGES's copies (here: after the mma).
 #if !MMA_ISSUE_AT_BARRIER
       if (u == MMA_SUBSTEPS - 1) MMA_ISSUE(step + MMA_STAGES);
 #endif
