@@ -280,6 +280,25 @@ size_t mma_stages(const MmaWarps& w, int size_class) {
     if (mma_local_bytes(w, st) <= local) return st;
   return 0;
 }
+// A last wave of groups that fills at most half the device runs split along K: its blocks' K
+// steps in `parts` ranges, one group each, then gemm_mma_reduce adds the ranges into C (8192^3
+// on 132 SMs: 4096 blocks are 31 waves and 4 blocks, which would take a 32nd block's time on 4
+// SMs). A wave is mma_groups_per_cu groups on each compute unit; at size 1 six, so that CI's
+// problems split both with and without whole waves before. Each range holds at least
+// kMmaMinSplitSteps steps.
+constexpr size_t kMmaMinSplitSteps = 4, kMmaSize1Wave = 6;
+struct MmaSplit {
+  size_t whole = 0, split = 0, parts = 1;  // blocks in the first launch; blocks split, and into how many
+};
+MmaSplit mma_split(const Shape& s, const MmaWarps& w, int size_class, size_t compute_units) {
+  const size_t blocks = ((s.m + w.block_m() - 1) / w.block_m()) * ((s.n + w.block_n() - 1) / w.block_n());
+  const size_t wave = size_class == 1 ? kMmaSize1Wave : compute_units * tuned(Param::mma_groups_per_cu);
+  const size_t last = blocks % wave, steps = (s.k + kMmaTileK - 1) / kMmaTileK;
+  const size_t parts = last == 0 ? 1 : std::min(wave / last, steps / kMmaMinSplitSteps);
+  if (parts < 2) return {blocks, 0, 1};
+  return {blocks - last, last, parts};
+}
+
 // NVIDIA's FP64 mma.sync needs sm_80 (m8n8k4; m16n8k4 sm_90); elsewhere the kernel's FMA path runs.
 // The table's rows of the instruction: 0 (FMAs), 8 (m8n8k4) or 16 (m16n8k4).
 bool mma_on_tensor_cores() { return tuned(Param::mma_ptx_rows) != 0; }
@@ -378,8 +397,9 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
   if (p.variant == Variant::mma) {
-    const size_t bm = p.warps.block_m(), bn = p.warps.block_n();
-    run.global = cl::NDRange((sh.n + bn - 1) / bn * p.wg.x, (sh.m + bm - 1) / bm);
+    const MmaSplit sp = mma_split(sh, p.warps, p.size_class, gb::session().info().compute_units);
+    run.global = cl::NDRange(std::max<size_t>(sp.whole, 1) * p.wg.x);
+    run.skip_kernel = sp.whole == 0;
   } else if (p.variant == Variant::regblock || is_warptile(p.variant)) {
     const size_t tile_m = p.wg.y * kWpt, tile_n = p.wg.x * kWpt;
     run.global = cl::NDRange((sh.n + tile_n - 1) / tile_n * p.wg.x, (sh.m + tile_m - 1) / tile_m * p.wg.y);
@@ -390,6 +410,26 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   auto& k = run.kernel;
   GB_SET_ARGS(k, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), static_cast<cl_int>(sh.k), fx.da,
               static_cast<cl_int>(fx.lda), fx.db, static_cast<cl_int>(fx.ldb), fx.dc, static_cast<cl_int>(fx.ldc));
+  if (p.variant == Variant::mma) {
+    const MmaSplit sp = mma_split(sh, p.warps, p.size_class, gb::session().info().compute_units);
+    GB_SET_ARGS_FROM(k, 9, cl_int{0}, cl_int{1}, fx.dc);  // whole blocks from the first; `partial` unused
+    if (sp.split > 0) {
+      const size_t block = p.warps.block_m() * p.warps.block_n();
+      run.partial_bytes = sp.split * sp.parts * block * sizeof(double);
+      run.partial = gb::make_buffer(run.partial_bytes);
+      const auto first = static_cast<cl_int>(sp.whole), parts = static_cast<cl_int>(sp.parts);
+      run.split = gb::session().kernel(program_of<double>(p), "gemm_mma");
+      run.split_global = cl::NDRange(sp.split * sp.parts * p.wg.x);
+      GB_SET_ARGS(run.split, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), static_cast<cl_int>(sh.k), fx.da,
+                  static_cast<cl_int>(fx.lda), fx.db, static_cast<cl_int>(fx.ldb), fx.dc,
+                  static_cast<cl_int>(fx.ldc), first, parts, run.partial);
+      run.reduce = gb::session().kernel(program_of<double>(p), "gemm_mma_reduce");
+      run.reduce_global = cl::NDRange(sp.split * block / 2);
+      run.reduce_local = cl::NDRange(256);  // divides a block's pairs (at least 64 x 128 / 2)
+      GB_SET_ARGS(run.reduce, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), fx.dc,
+                  static_cast<cl_int>(fx.ldc), first, parts, run.partial);
+    }
+  }
   if (p.variant == Variant::warptile_async) {  // the GEMM reads At, written by the transpose first
     const size_t rows = at_rows(sh), ld = at_ld(sh);
     if (!fx.at()) fx.at = gb::make_buffer(rows * ld * sizeof(T));
@@ -410,7 +450,11 @@ void run(benchmark::State& state, const Params& p) {
   if (!r.kernel()) set_up(r, fx, p);
   auto m = gb::Measurement::device([&](gb::Batch& b) {
              if (r.pre()) b.launch(r.pre, r.pre_global, r.pre_local);
-             b.launch(r.kernel, r.global, r.local);
+             if (!r.skip_kernel) b.launch(r.kernel, r.global, r.local);
+             if (r.split()) {
+               b.launch(r.split, r.split_global, r.local);
+               b.launch(r.reduce, r.reduce_global, r.reduce_local);
+             }
            })
                .work(gemm::work(p.shape, sizeof(T)))
                .poison(fx.dc, fx.c_bytes())
@@ -419,6 +463,10 @@ void run(benchmark::State& state, const Params& p) {
     m.counter("tensor_cores", mma_on_tensor_cores() ? 1 : 0);
     m.counter("async_copies", async_copies() ? 1 : 0);
     m.counter("stages", static_cast<double>(p.stages));
+    const MmaSplit sp = mma_split(p.shape, p.warps, p.size_class, gb::session().info().compute_units);
+    m.counter("split_blocks", static_cast<double>(sp.split));  // the last wave's blocks split along K
+    m.counter("split_parts", static_cast<double>(sp.parts));
+    if (r.partial()) m.poison(r.partial, r.partial_bytes);  // a range left unwritten reaches C as NaN
   }
   if (p.variant == Variant::warptile_async) {
     // At poisoned too: an element the transpose leaves unwritten (its zero padding included)
@@ -557,7 +605,7 @@ void register_mma(int size_class) {
 }
 
 // mma: its edge and K-loop paths over the grids it runs on each problem.
-void mma_paths(gb::PathSet& paths, int size_class) {
+void mma_paths(gb::PathSet& paths, int size_class, size_t compute_units) {
   for (const Shape& s : gemm::problems(size_class)) {
     for (const MmaWarps& w : mma_grids(s, size_class)) {
       const size_t stages = mma_stages(w, size_class);
@@ -572,6 +620,9 @@ void mma_paths(gb::PathSet& paths, int size_class) {
       const size_t blocks_m = (s.m + bm - 1) / bm, group_m = mma_group_m(size_class);
       gb::path_if(paths, blocks_m > group_m, "mma: 2+ bands of block rows");
       gb::path_if(paths, blocks_m % group_m != 0, "mma: a last band of fewer than group_m block rows");
+      const MmaSplit sp = mma_split(s, w, size_class, compute_units);
+      gb::path_if(paths, sp.split > 0 && sp.whole > 0, "mma: whole waves, then the last one split along K");
+      gb::path_if(paths, sp.split > 0 && sp.whole == 0, "mma: every block split along K (less than a wave)");
     }
   }
 }
@@ -619,13 +670,13 @@ void warptile_async_paths(gb::PathSet& paths, int size_class) {
 
 // The edge and K-loop paths of the kernels over the problems of a size class, at the default
 // 16x16 group (regblock: 128x128 blocks, K steps of each type's max_tile_k), and warptile's.
-gb::PathSet code_paths(int size_class, size_t) {
+gb::PathSet code_paths(int size_class, size_t compute_units) {
   gb::PathSet paths;
   warptile_paths<float>(paths, size_class);
   warptile_async_paths(paths, size_class);
   if (gb::session().info().has_fp64()) {
     warptile_paths<double>(paths, size_class);
-    mma_paths(paths, size_class);
+    mma_paths(paths, size_class, compute_units);
   }
   const size_t rb = kDefaultShape.x * kWpt;
   for (const Shape& s : gemm::problems(size_class)) {

@@ -50,6 +50,11 @@ struct Run {
   cl::Buffer scratch;  // a library's temporary buffer
   cl::Kernel pre;      // run before `kernel` in each unit, if set (warptile_async's transpose of A)
   cl::NDRange pre_global, pre_local;
+  bool skip_kernel = false;  // `kernel` has no groups: only the split launch runs (mma)
+  cl::Kernel split, reduce;  // run after `kernel`, if set (mma's last wave split along K, then summed)
+  cl::NDRange split_global, reduce_global, reduce_local;
+  cl::Buffer partial;        // the split groups' partial blocks
+  size_t partial_bytes = 0;
 };
 
 template <typename T>

@@ -24,6 +24,7 @@ enum class Param {
   async_group_m,          // warptile_async: block rows per band
   mma_group_m,            // mma: block rows per band
   mma_ptx_rows,           // mma: rows of PTX's FP64 mma.sync (16: m16n8k4, 8: m8n8k4, 0: FMAs)
+  mma_groups_per_cu,      // mma: groups resident on a compute unit at once (a wave: this times the units)
   count
 };
 
@@ -47,6 +48,7 @@ constexpr Entry<Param> kTable[] = {
   {Param::warptile_wg_y_double, 16, "generic", "H200", "see warptile_wg_x_double", "2026-11-25"},
   {Param::async_group_m, 8, "generic", "H100", "bands of 1 (warptile's): 46.2-47.1 TFLOP/s at 8x16 against 47.4-47.5", "2026-11-25"},
   {Param::mma_group_m, 8, "generic", "H200", "bands of 1: 36.8 TFLOP/s against 39.3", "2026-11-25"},
+  {Param::mma_groups_per_cu, 1, "generic", "H200", "ptxas -v: 240 registers a work item, so one group of 256 an SM (of 65,536)", "2026-11-29"},
   {Param::mma_ptx_rows, 0, "generic", "", "no FP64 mma instruction: the same products as FMAs", "2026-11-25"},
   {Param::mma_ptx_rows, 8, "nvidia-sm80", "H100", "m8n8k4, sm_80's FP64 mma (m16n8k4 needs sm_90); on sm_90 it runs at half the m16 rate", "2026-11-25"},
   {Param::mma_ptx_rows, 16, "nvidia-sm90", "H200", "m16n8k4: 39.3 TFLOP/s; m16n8k8 37.4, m16n8k4 fed by cp.async 36.6, m8n8k4 at the FMA rate (33 peak)", "2026-11-25"},

@@ -36,13 +36,15 @@
 // The group's block of C as (block row, block column) when blocks run in bands of `group_m` block
 // rows, column by column (Triton's grouped order): the launch order of groups (x fastest) walks
 // the bands; the last band may be shorter.
-int2 banded_block(const int group_m) {
-  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
-  const int block = get_group_id(1) * blocks_n + get_group_id(0);
+int2 banded_block_at(const int block, const int blocks_n, const int blocks_m, const int group_m) {
   const int first_m = block / (group_m * blocks_n) * group_m;
   const int band_m = min(blocks_m - first_m, group_m);
   const int in_band = block - first_m * blocks_n;
   return (int2)(first_m + in_band % band_m, in_band / band_m);
+}
+int2 banded_block(const int group_m) {
+  const int blocks_n = get_num_groups(0), blocks_m = get_num_groups(1);
+  return banded_block_at(get_group_id(1) * blocks_n + get_group_id(0), blocks_n, blocks_m, group_m);
 }
 #endif
 
@@ -673,6 +675,11 @@ void gemm_warptile_async(const int M, const int N, const int K,
 // H200). The buffers are unpadded and swizzled in 16-byte chunks so that a half warp's fragment
 // read meets every bank once: chunk c of A's row m at c ^ MMA_A_SWZ(m), column n of B's row k at
 // n ^ MMA_B_SWZ(k).
+// Launches: the blocks in banded order from block_first, one group each (k_parts 1), or k_parts
+// groups each, group p summing steps [p steps / k_parts, (p + 1) steps / k_parts) of K into its
+// own whole block of `partial` (k_parts > 1), which gemm_mma_reduce adds into C. The host splits
+// the blocks of a last, partly filled wave of groups so (a wave of 4 blocks on 132 SMs would
+// otherwise take a whole block's time).
 #ifndef MMA_WARPS_M
 #define MMA_WARPS_M 2
 #endif
@@ -733,15 +740,20 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1)))
 void gemm_mma(const int M, const int N, const int K,
               __global const double* restrict A, const int lda,
               __global const double* restrict B, const int ldb,
-              __global double* restrict C, const int ldc) {
+              __global double* restrict C, const int ldc,
+              const int block_first, const int k_parts, __global double* restrict partial) {
   // cp.async's 16-byte chunks need 16-byte aligned buffers (a double array's alignment is 8).
   __local double As[MMA_STAGES][MMA_BM][MMA_TILE_K] __attribute__((aligned(16)));
   __local double Bs[MMA_STAGES][MMA_TILE_K][MMA_BN] __attribute__((aligned(16)));
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int quad = lane / 4, in_quad = lane % 4;  // the fragments' coordinates
   const int wm = (warp / MMA_WARPS_N) * (MMA_TM * 8), wn = (warp % MMA_WARPS_N) * (MMA_TN * 8);
-  const int2 block_rc = banded_block(MMA_GROUP_M);
+  const int group = get_group_id(0), part = group % k_parts;
+  const int2 block_rc = banded_block_at(block_first + group / k_parts, (N + MMA_BN - 1) / MMA_BN,
+                                        (M + MMA_BM - 1) / MMA_BM, MMA_GROUP_M);
   const int row0 = block_rc.x * MMA_BM, col0 = block_rc.y * MMA_BN;
+  const int all_steps = (K + MMA_TILE_K - 1) / MMA_TILE_K;
+  const int step0 = part * all_steps / k_parts, steps = (part + 1) * all_steps / k_parts - step0;
 
   double acc[MMA_TM][MMA_TN][2];
 #pragma unroll
@@ -767,14 +779,13 @@ void gemm_mma(const int M, const int N, const int K,
     b_chunk[l] = i % (MMA_BN / 2);
     b_src[l] = col0 + 2 * b_chunk[l] < N ? B + col0 + 2 * b_chunk[l] : B;
   }
-  const int steps = (K + MMA_TILE_K - 1) / MMA_TILE_K;
-  // Step s's copies into buffer s % MMA_STAGES (none past the last step), committed as one group
+  // Step s's (of K at step0 + s) copies into buffer s % MMA_STAGES (none past the last step), committed as one group
   // (an empty one past the last step, so that every wait counts alike). A chunk past M, N or K
   // copies no bytes (zeros); one that starts before K or N ends in the zero padding of its row.
 #define MMA_ISSUE(s)                                                                                    \
   do {                                                                                                  \
     if ((s) < steps) {                                                                                  \
-      const int k0 = (s) * MMA_TILE_K, buf = (s) % MMA_STAGES;                                          \
+      const int k0 = (step0 + (s)) * MMA_TILE_K, buf = (s) % MMA_STAGES;                                \
       _Pragma("unroll") for (int l = 0; l < MMA_A_CHUNKS; ++l) {                                        \
         const bool in = row0 + a_row[l] < M && k0 + 2 * a_chunk[l] < K;                                 \
         async_copy16(&As[buf][a_row[l]][2 * (a_chunk[l] ^ MMA_A_SWZ(a_row[l]))], in ? a_src[l] + k0 : A, \
@@ -861,6 +872,15 @@ void gemm_mma(const int M, const int N, const int K,
     }
   }
 
+  if (k_parts > 1) {  // the whole block, row-major, to this group's place in `partial`
+    __global double* at = partial + (size_t)group * (MMA_BM * MMA_BN);
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+      for (int j = 0; j < MMA_TN; ++j)
+        vstore2((double2)(acc[i][j][0], acc[i][j][1]), 0, at + (wm + i * 8 + quad) * MMA_BN + wn + j * 8 + 2 * in_quad);
+    return;
+  }
   // A pair starts at an even column and ldc is a multiple of 4: it is inside C's padded row or
   // entirely beyond N.
 #pragma unroll
@@ -873,6 +893,22 @@ void gemm_mma(const int M, const int N, const int K,
       if (col < N) vstore2((double2)(acc[i][j][0], acc[i][j][1]), 0, C + (size_t)row * ldc + col);
     }
   }
+}
+
+// C's blocks block_first.. of gemm_mma's split launch: a work item per pair of C, the sum of the
+// block's k_parts partial blocks in order.
+__kernel void gemm_mma_reduce(const int M, const int N, __global double* restrict C, const int ldc,
+                              const int block_first, const int k_parts, __global const double* restrict partial) {
+  const int pairs = MMA_BM * MMA_BN / 2, i = get_global_id(0) % pairs, b = get_global_id(0) / pairs;
+  const int r = i / (MMA_BN / 2), c = 2 * (i % (MMA_BN / 2));
+  const int2 block_rc = banded_block_at(block_first + b, (N + MMA_BN - 1) / MMA_BN, (M + MMA_BM - 1) / MMA_BM,
+                                        MMA_GROUP_M);
+  const int row = block_rc.x * MMA_BM + r, col = block_rc.y * MMA_BN + c;
+  if (row >= M || col >= N) return;
+  __global const double* at = partial + (size_t)b * k_parts * (MMA_BM * MMA_BN) + r * MMA_BN + c;
+  double2 sum = vload2(0, at);
+  for (int p = 1; p < k_parts; ++p) sum += vload2(0, at + (size_t)p * (MMA_BM * MMA_BN));
+  vstore2(sum, 0, C + (size_t)row * ldc + col);
 }
 #endif  // ONLY_MMA
 

@@ -95,6 +95,7 @@ TEST(TuningTables, Gemm) {
     EXPECT_EQ(lookup(kTable, Param::warptile_wg_y_double, c), 16);
     EXPECT_EQ(lookup(kTable, Param::async_group_m, c), 8);
     EXPECT_EQ(lookup(kTable, Param::mma_group_m, c), 8);
+    EXPECT_EQ(lookup(kTable, Param::mma_groups_per_cu, c), 1);
   }
   // The FP64 mma instruction: m16n8k4 from sm_90, m8n8k4 on sm_80-89, FMAs elsewhere.
   EXPECT_EQ(lookup(kTable, Param::mma_ptx_rows, "nvidia-sm90"), 16);
