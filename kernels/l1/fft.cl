@@ -275,6 +275,17 @@ float2 twiddle(uint m, uint period, __global const float2* table) {
 #endif
 }
 
+// w[r] = W^(k r), r < RADIX, period a power of two: W^(k 2^i) from twiddle(), the others their
+// products (at most log2(RADIX) - 1 roundings more: 4 loads a radix-16 butterfly instead of 15).
+void power_twiddles(float2* w, const uint k, const uint period, __global const float2* table) {
+  w[0] = (float2)(1.0f, 0.0f);
+#pragma unroll
+  for (int r = 1; r < RADIX; ++r) {
+    const int high = r & (r - 1);  // r less its lowest set bit
+    w[r] = high == 0 ? twiddle(k * r, period, table) : cmul(w[high], w[r - high]);
+  }
+}
+
 // The inter-pass twiddle of a global Stockham pass, exp(SIGN * 2 pi i * e / 2^log2_period) with
 // e < 2^log2_period (up to the whole transform length). In table mode two look-ups: the table
 // holds exp(+2 pi i * lo / period) for lo < 2^split, then exp(+2 pi i * (hi << split) / period).
@@ -400,9 +411,10 @@ void fft_rows(__global const float2* restrict in, __global float2* restrict out,
           for (int r = 0; r < PIECE_LOADS; ++r) v[b * PIECE_LOADS + r] = L[LIDX(next + THREADS * r)];
     }
     id = next;
-    const uint k = id & (ns - 1);
+    float2 w[RADIX];
+    power_twiddles(w, id & (ns - 1), ns * RADIX, table);
 #pragma unroll
-    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], w[p]);
     DFT_MAIN(v);
     if (pass == PASSES - 1 && active)
 #pragma unroll
@@ -506,16 +518,6 @@ void multi_exchange(float2* v, __local float2* L, const uint t, const int radix,
   for (int m = 0; m < POINTS; ++m) v[m] = next[m];
 }
 
-// w[r] = W^(k r), r < RADIX, period a power of two: W^(k 2^i) from twiddle(), the others products.
-void multi_twiddles(float2* w, const uint k, const uint period, __global const float2* table) {
-  w[0] = (float2)(1.0f, 0.0f);
-#pragma unroll
-  for (int r = 1; r < RADIX; ++r) {
-    const int high = r & (r - 1);  // r less its lowest set bit
-    w[r] = high == 0 ? twiddle(k * r, period, table) : cmul(w[high], w[r - high]);
-  }
-}
-
 // Every pass of the transform whose points v[m] = t + M_THREADS m the work item holds, in place.
 void multi_passes(float2* v, __local float2* L, const uint t, __global const float2* table) {
   // Pass 0 (stride 1 so no twiddles).
@@ -534,7 +536,7 @@ void multi_passes(float2* v, __local float2* L, const uint t, __global const flo
 #pragma unroll
   for (int pass = 1; pass < PASSES; ++pass) {
     float2 w[RADIX];
-    multi_twiddles(w, t & (s - 1), s * RADIX, table);
+    power_twiddles(w, t & (s - 1), s * RADIX, table);
 #pragma unroll
     for (int b = 0; b < POINTS / RADIX; ++b) {
       // k = t + M_THREADS c beyond s = M_THREADS: W^(k r) = W^(t r) root64(64 M_THREADS c r / (s RADIX)).
