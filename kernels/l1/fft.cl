@@ -664,9 +664,10 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
 #pragma unroll
         for (int p = 0; p < RADIX; ++p) v[p] = L[CIDX(t + THREADS * p, cl)];
     }
-    const uint k = t & (ns - 1);
+    float2 w[RADIX];
+    power_twiddles(w, t & (ns - 1), ns * RADIX, table);
 #pragma unroll
-    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], w[p]);
     DFT_MAIN(v);
     if (pass == PASSES - 1) {
 #if STORE_CONTIGUOUS
@@ -783,9 +784,10 @@ void fft_rows_t(__global const float2* restrict in, __global float2* restrict ou
 #pragma unroll
         for (int p = 0; p < RADIX; ++p) v[p] = L[LIDX(t + THREADS * p)];
     }
-    const uint k = t & (ns - 1);
+    float2 w[RADIX];
+    power_twiddles(w, t & (ns - 1), ns * RADIX, table);
 #pragma unroll
-    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], w[p]);
     DFT_MAIN(v);
     ns *= RADIX;
   }
