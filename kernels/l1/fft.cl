@@ -664,10 +664,9 @@ void fft_cols(__global const float2* restrict in, __global float2* restrict out,
 #pragma unroll
         for (int p = 0; p < RADIX; ++p) v[p] = L[CIDX(t + THREADS * p, cl)];
     }
-    float2 w[RADIX];
-    power_twiddles(w, t & (ns - 1), ns * RADIX, table);
+    const uint k = t & (ns - 1);
 #pragma unroll
-    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], w[p]);
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
     DFT_MAIN(v);
     if (pass == PASSES - 1) {
 #if STORE_CONTIGUOUS
@@ -784,10 +783,9 @@ void fft_rows_t(__global const float2* restrict in, __global float2* restrict ou
 #pragma unroll
         for (int p = 0; p < RADIX; ++p) v[p] = L[LIDX(t + THREADS * p)];
     }
-    float2 w[RADIX];
-    power_twiddles(w, t & (ns - 1), ns * RADIX, table);
+    const uint k = t & (ns - 1);
 #pragma unroll
-    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], w[p]);
+    for (int p = 1; p < RADIX; ++p) v[p] = cmul(v[p], twiddle(k * p, ns * RADIX, table));
     DFT_MAIN(v);
     ns *= RADIX;
   }
