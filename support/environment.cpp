@@ -262,6 +262,7 @@ const std::vector<std::pair<std::string, std::string>>& memory_pressure_benchmar
 const std::vector<std::pair<std::string, std::string>>& device_condition_benchmarks() { return g_device; }
 std::string telemetry_source() { return Telemetry::instance().source(); }
 std::string gpu_uuid() { return Telemetry::instance().gpu_uuid(); }
+std::string gpu_memory_health() { return Telemetry::instance().memory_health(); }
 int rewarm_count() { return g_rewarms; }
 
 }  // namespace gb

@@ -91,6 +91,8 @@ const std::vector<std::pair<std::string, std::string>>& device_condition_benchma
 std::string telemetry_source();
 // The GPU's own id from the same source (NVML's UUID, amdgpu's unique_id), or "".
 std::string gpu_uuid();
+// The GPU memory's health as a JSON object (Telemetry::memory_health), or "".
+std::string gpu_memory_health();
 int rewarm_count();
 
 }  // namespace gb

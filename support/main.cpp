@@ -282,6 +282,8 @@ int run(int argc, char** argv) {
     file_context.emplace_back("device_condition_benchmarks", skipped_json(gb::device_condition_benchmarks()));
     file_context.emplace_back("telemetry_source", gb::telemetry_source());
     if (const std::string uuid = gb::gpu_uuid(); !uuid.empty()) file_context.emplace_back("gpu_uuid", uuid);
+    if (const std::string health = gb::gpu_memory_health(); !health.empty())
+      file_context.emplace_back("gpu_memory_health", health);
     file_context.emplace_back("device_rewarms", std::to_string(gb::rewarm_count()));
     const auto programs = gb::session().program_counts();
     file_context.emplace_back("programs", "{\"built_ahead\":" + std::to_string(programs.built_ahead) +

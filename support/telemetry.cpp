@@ -213,6 +213,9 @@ Telemetry::Telemetry() {
       const auto end = text.find(',', at);
       gpu_uuid_ = text.substr(at + 5, end == std::string::npos ? std::string::npos : end - at - 5);
     }
+    if (const auto at = text.find("remapped_rows="); at != std::string::npos)
+      memory_health_ = "{\"remapped_rows_correctable\":" +
+                       std::to_string(std::strtoull(text.c_str() + at + 14, nullptr, 10)) + "}";
     source_ = "test hook";
     return;
   }
@@ -253,6 +256,32 @@ Telemetry::Telemetry() {
   char uuid[96] = "";  // NVML_DEVICE_UUID_V2_BUFFER_SIZE
   if (auto f = symbol<int (*)(Device, char*, unsigned)>(library_, "nvmlDeviceGetUUID"); f && f(device_, uuid, sizeof uuid) == kSuccess)
     gpu_uuid_ = uuid;
+  std::vector<std::string> health;
+  unsigned correctable = 0, uncorrectable = 0, pending = 0, failed = 0;
+  if (auto f = symbol<int (*)(Device, unsigned*, unsigned*, unsigned*, unsigned*)>(library_, "nvmlDeviceGetRemappedRows");
+      f && f(device_, &correctable, &uncorrectable, &pending, &failed) == kSuccess) {
+    health.push_back("\"remapped_rows_correctable\":" + std::to_string(correctable));
+    health.push_back("\"remapped_rows_uncorrectable\":" + std::to_string(uncorrectable));
+    health.push_back("\"remapping_pending\":" + std::to_string(pending));
+    health.push_back("\"remapping_failed\":" + std::to_string(failed));
+  }
+  // nvmlDeviceGetTotalEccErrors(device, error type (0 corrected, 1 uncorrected), counter type
+  // (0 volatile: since the driver loaded, 1 aggregate: the GPU's life), count).
+  if (auto f = symbol<int (*)(Device, int, int, unsigned long long*)>(library_, "nvmlDeviceGetTotalEccErrors")) {
+    const char* names[2][2] = {{"ecc_corrected_volatile", "ecc_corrected_aggregate"},
+                               {"ecc_uncorrected_volatile", "ecc_uncorrected_aggregate"}};
+    for (int error = 0; error < 2; ++error)
+      for (int counter = 0; counter < 2; ++counter) {
+        unsigned long long n = 0;
+        if (f(device_, error, counter, &n) == kSuccess)
+          health.push_back("\"" + std::string(names[error][counter]) + "\":" + std::to_string(n));
+      }
+  }
+  if (!health.empty()) {
+    memory_health_ = "{";
+    for (size_t i = 0; i < health.size(); ++i) memory_health_ += (i ? "," : "") + health[i];
+    memory_health_ += "}";
+  }
 }
 
 std::optional<double> Telemetry::steady_sm_clock() {

@@ -5,7 +5,8 @@
 // current core and memory clocks, amdgpu's busy share); each absent reading is left out rather
 // than zero. GPU_BENCH_TEST_SYSFS_ROOT puts a test's tree in place of /sys. GPU_BENCH_TEST_TELEMETRY injects
 // readings for tests ("throttle=0x40,sm_clock=900,other_processes=1"; steady_sm_clock=1980 stands
-// for the clock read after the warm-up, uuid=GPU-... for the GPU's id).
+// for the clock read after the warm-up, uuid=GPU-... for the GPU's id, remapped_rows=N for a
+// memory health of N rows remapped for correctable errors).
 #pragma once
 #include <sys/types.h>
 
@@ -67,6 +68,11 @@ class Telemetry {
   // UUID ("GPU-..."), amdgpu's unique_id, or "" where the device has none. Two runs with one id ran
   // on one GPU, which tools/gate uses to take the study's same-GPU spread.
   const std::string& gpu_uuid() const { return gpu_uuid_; }
+  // The GPU memory's health as the run begins, a JSON object (NVML: HBM rows remapped for
+  // correctable and uncorrectable errors, a remapping pending or failed, ECC errors since the
+  // driver loaded and over the GPU's life), or "" where the device does not say. Two chips of one
+  // model that read some patterns 10% apart may differ here.
+  const std::string& memory_health() const { return memory_health_; }
   DeviceReading read();
   // The SM clock right after the warm-up: the hook's steady_sm_clock, else a reading now.
   std::optional<double> steady_sm_clock();
@@ -75,7 +81,7 @@ class Telemetry {
 
  private:
   Telemetry();
-  std::string source_, gpu_uuid_;
+  std::string source_, gpu_uuid_, memory_health_;
   std::optional<SysfsGpu> sysfs_;
   void* library_ = nullptr;
   void* device_ = nullptr;

@@ -78,10 +78,12 @@ class Environment(unittest.TestCase):
         data = strict_load(self.out)
         self.assertEqual(data["context"]["telemetry_source"], "")
         self.assertNotIn("gpu_uuid", data["context"])  # no id rather than an empty one
+        self.assertNotIn("gpu_memory_health", data["context"])
         for key in ("gpu_temperature_c", "sm_clock_mhz", "throttle_reasons", "gpu_other_processes"):
             self.assertNotIn(key, data["benchmarks"][0])
         # The hook reports a hardware thermal slowdown and a second process on the device.
-        hook = {"GPU_BENCH_TEST_TELEMETRY": "throttle=0x40,sm_clock=900,uuid=GPU-7e57,other_processes=1,temperature=88"}
+        hook = {"GPU_BENCH_TEST_TELEMETRY":
+                "throttle=0x40,sm_clock=900,uuid=GPU-7e57,other_processes=1,temperature=88,remapped_rows=3"}
         p = run(ONE, *QUICK, "--max_host_busy=1", "--benchmark_out=" + self.out, env=hook)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("throttled: thermal (hardware); 1 other process(es) on the GPU", p.stderr)
@@ -92,6 +94,7 @@ class Environment(unittest.TestCase):
         self.assertEqual([f["name"] for f in flagged], [b["name"].replace("/manual_time", "")])
         self.assertEqual(data["context"]["telemetry_source"], "test hook")
         self.assertEqual(data["context"]["gpu_uuid"], "GPU-7e57")
+        self.assertEqual(json.loads(data["context"]["gpu_memory_health"]), {"remapped_rows_correctable": 3})
         p = run("--strict_env", "--max_cpu_load=1000", "--max_host_busy=1", ONE, *QUICK, "--benchmark_out=" + self.out,
                 env=hook)
         self.assertEqual(p.returncode, 1, p.stderr)
