@@ -108,6 +108,9 @@ class Synthetic(unittest.TestCase):
         readings = {"gpu_temperature_c": 41.0, "sm_clock_mhz": 1980.0, "power_w": 300.0}
         alone = run()
         alone["context"]["telemetry_source"] = "NVML 12.580 (00000000:00:06.0)"
+        alone["context"]["gpu_memory_health"] = json.dumps({
+            "remapped_rows_correctable": 2, "remapped_rows_uncorrectable": 0, "remapping_pending": 1,
+            "remapping_failed": 0, "ecc_corrected_aggregate": 5, "ecc_uncorrected_aggregate": 0})
         for entry in alone["benchmarks"]:
             entry.update(readings)
         shared = run(scale=2.0)
@@ -121,8 +124,9 @@ class Synthetic(unittest.TestCase):
             "command": "gpu_bench ...", "role": "conditions", "what": "beside a second process"}}})
         text = self.make()
         self.assertIn("| alone.json | NVML 12.580 (00000000:00:06.0) | 2 | 41 °C (41-41) | 1980 MHz (1980-1980) "
-                      "| absent | 300 W (300-300) | 0 / 0 / 0 / 0 |", text)
+                      "| absent | 300 W (300-300) | rows 2 / 0, remapping pending, ECC 5 / 0 | 0 / 0 / 0 / 0 |", text)
         self.assertIn("| shared.json (beside a second process) |", text)
+        self.assertIn("| 300 W (300-300) | not recorded | 1 / 0 / 0 / 0 |", text)  # a run without the health record
         self.assertIn("| 1 / 0 / 0 / 0 |", text)
         self.assertIn("- shared.json, device: `L0/Compute/mad/type:float/width:4/wg:256/size:3`: "
                       "1 other process(es) on the GPU", text)
