@@ -731,11 +731,6 @@ void gemm_warptile_async(const int M, const int N, const int K,
 #else
 #define MMA_ISSUE_AT_BARRIER 0
 #endif
-#if defined(PTX_MMA) && !defined(PTX_MMA_M8) && MMA_SUBSTEPS == 2
-#define MMA_K8 1
-#else
-#define MMA_K8 0
-#endif
 #define MMA_A_SWZ(m) ((((m) >> 1) & 1) << 1)  // in chunks: rows m and m + 2 of a half warp apart
 #define MMA_B_SWZ(k) (((k) & 3) << 2)         // in doubles, whole chunks: the 4 k rows of a fragment apart
 #define MMA_A_AT(buf, m, k) As[buf][m][2 * (((k) >> 1) ^ MMA_A_SWZ(m)) + ((k) & 1)]
@@ -831,25 +826,6 @@ void gemm_mma(const int M, const int N, const int K,
         MMA_ISSUE(step + MMA_STAGES);
 #endif
       }
-#if MMA_K8
-      // sm_90: one m16n8k8 a tile and step from both sub-steps' fragments (a2, a3, b1: set 1),
-      // issued at the last sub-step; the next step's first fragments loaded after it.
-      if (u + 1 < MMA_SUBSTEPS) {
-        MMA_FRAGS(1, cur, 4)
-      } else {
-#pragma unroll
-        for (int i = 0; i < MMA_TM; i += 2)
-#pragma unroll
-          for (int j = 0; j < MMA_TN; ++j)
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i + 1][j][0]), "+d"(acc[i + 1][j][1])
-                         : "d"(fa[0][i]), "d"(fa[0][i + 1]), "d"(fa[1][i]), "d"(fa[1][i + 1]), "d"(fb[0][j]), "d"(fb[1][j])
-                         : "memory");
-        if (step + 1 < steps) {
-          MMA_FRAGS(0, (step + 1) % MMA_STAGES, 0)
-        }
-      }
-#else
       if (u + 1 < MMA_SUBSTEPS) {
         MMA_FRAGS((u + 1) & 1, cur, (u + 1) * 4)
       } else if (step + 1 < steps) {
@@ -872,7 +848,6 @@ void gemm_mma(const int M, const int N, const int K,
                        : "d"(fa[u & 1][i]), "d"(fa[u & 1][i + 1]), "d"(fb[u & 1][j]));
 #endif
         }
-#endif  // MMA_K8
 #else
       const int kk = u * 4;
 #pragma unroll
