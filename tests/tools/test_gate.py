@@ -366,6 +366,27 @@ class OlderLayout(GateCase):
         self.assert_exit(done, 1)
         self.assertEqual(self.rows(done.stdout, "REGRESSION"), [(BW, "bytes_per_second")])
 
+    def test_a_difference_in_the_gpus_memory_health_is_named(self):
+        """Remapped HBM rows on one GPU and not the other are printed beside the verdict (a chip that
+        reads some DRAM-bound patterns slower is worth checking there); equal health prints nothing."""
+        entries = sr.bench(BW, sr.noisy(1e6, 10, 0.002, 3), bytes_moved=BYTES)
+        healthy = json.dumps({"remapped_rows_correctable": 0, "ecc_uncorrected_aggregate": 0})
+        remapped = json.dumps({"remapped_rows_correctable": 5, "ecc_uncorrected_aggregate": 0})
+        base = self.write("base.json", entries, dict(sr.context(), gpu_memory_health=healthy))
+        done = self.gate(base, self.write("cur.json", entries, dict(sr.context(), gpu_memory_health=remapped)))
+        self.assert_exit(done, 0)
+        self.assertIn("gate: the GPUs' memory health differs (baseline -> current): remapped_rows_correctable 0 -> 5",
+                      done.stdout)
+        done = self.gate(base, self.write("cur.json", entries, dict(sr.context(), gpu_memory_health=healthy)))
+        self.assertNotIn("memory health", done.stdout)
+        # A baseline from before the record: only a current GPU with something to report is named.
+        old = self.write("old.json", entries)
+        done = self.gate(old, self.write("cur.json", entries, dict(sr.context(), gpu_memory_health=healthy)))
+        self.assertNotIn("memory health", done.stdout)
+        done = self.gate(old, self.write("cur.json", entries, dict(sr.context(), gpu_memory_health=remapped)))
+        self.assertIn("gate: the current GPU's memory health (the other run has no record): remapped_rows_correctable 5",
+                      done.stdout)
+
     def test_rate_regression_alone_fails(self):
         # Same time, but fewer bytes per second (e.g. the kernel now moves less useful data).
         times = sr.noisy(1e6, 10, 0.01, 1)
