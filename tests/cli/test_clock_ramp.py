@@ -52,13 +52,13 @@ class ClockRamp(unittest.TestCase):
         self.assertEqual(len(set(sized)), 1, "the sized run keeps one size")
 
     def test_sized_samples_near_20ms_for_about_3s(self):
-        sized = [r for r in self.rows if r[1] == self.rows[-1][1]]
-        samples = sorted(r[2] for r in sized)
-        median = samples[len(samples) // 2]
-        # Sized from the last growth sample (about 2 ms): on a loaded CI host that one can run 4x
-        # slow (4.6 ms sized samples seen), so only "longer than the growth's 2 ms" is asserted.
-        self.assertGreater(median, 2e-3)
-        self.assertLess(median, 80e-3)
+        # The sized run takes the last growth sample's groups times 20 ms over its time (how long
+        # its samples then take depends on the host's load: on CI's 2 busy cores a growth sample
+        # ran up to 20x slow, so the sample times themselves are not asserted).
+        size = self.rows[-1][1]
+        growth = [r for r in self.rows if r[1] != size]
+        _, last_groups, last_sample, _ = growth[-1]
+        self.assertAlmostEqual(size / (last_groups * 20e-3 / last_sample), 1.0, delta=0.02)  # printed to 3 digits
         stamps = [r[0] for r in self.rows]
         self.assertEqual(stamps, sorted(stamps))
         self.assertGreaterEqual(stamps[-1], 2.9)
