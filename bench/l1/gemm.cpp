@@ -425,7 +425,9 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
                   static_cast<cl_int>(fx.ldc), first, parts, run.partial);
       run.reduce = gb::session().kernel(program_of<double>(p), "gemm_mma_reduce");
       run.reduce_global = cl::NDRange(sp.split * block / 2);
-      run.reduce_local = cl::NDRange(256);  // divides a block's pairs (at least 64 x 128 / 2)
+      size_t local = 256;  // a power of two: divides a block's pairs (at least 64 x 128 / 2)
+      while (local > 1 && local > gb::session().kernel_work_group_size(run.reduce)) local /= 2;
+      run.reduce_local = cl::NDRange(local);
       GB_SET_ARGS(run.reduce, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), fx.dc,
                   static_cast<cl_int>(fx.ldc), first, parts, run.partial);
     }
