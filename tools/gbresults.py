@@ -285,6 +285,16 @@ def context_list(context, key):
     return items if isinstance(items, list) else []
 
 
+def context_object(context, key):
+    """An object gpu_bench writes into its context as JSON text (gpu_memory_health); {} when absent or
+    not an object."""
+    try:
+        value = json.loads(context.get(key) or "{}")
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def flagged_benchmarks(context):
     """{benchmark key: why} of the benchmarks a run's context names as measured while the host was
     busy or the device below its steady rate (gpu_bench lists their names without /manual_time)."""
