@@ -396,8 +396,9 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   cl::Kernel kernel = gb::session().kernel(program_of<T>(p), std::string("gemm_") + kVariant.label(p.variant));
   gb::require_work_group(kernel, p.wg.size());
   run.kernel = kernel;
+  MmaSplit sp;
   if (p.variant == Variant::mma) {
-    const MmaSplit sp = mma_split(sh, p.warps, p.size_class, gb::session().info().compute_units);
+    sp = mma_split(sh, p.warps, p.size_class, gb::session().info().compute_units);
     run.global = cl::NDRange(std::max<size_t>(sp.whole, 1) * p.wg.x);
     run.skip_kernel = sp.whole == 0;
   } else if (p.variant == Variant::regblock || is_warptile(p.variant)) {
@@ -411,7 +412,6 @@ void set_up(gemm::Run& run, gemm::Fixture<T>& fx, const Params& p) {
   GB_SET_ARGS(k, static_cast<cl_int>(sh.m), static_cast<cl_int>(sh.n), static_cast<cl_int>(sh.k), fx.da,
               static_cast<cl_int>(fx.lda), fx.db, static_cast<cl_int>(fx.ldb), fx.dc, static_cast<cl_int>(fx.ldc));
   if (p.variant == Variant::mma) {
-    const MmaSplit sp = mma_split(sh, p.warps, p.size_class, gb::session().info().compute_units);
     GB_SET_ARGS_FROM(k, 9, cl_int{0}, cl_int{1}, fx.dc);  // whole blocks from the first; `partial` unused
     if (sp.split > 0) {
       const size_t block = p.warps.block_m() * p.warps.block_n();

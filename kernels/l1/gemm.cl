@@ -779,9 +779,10 @@ void gemm_mma(const int M, const int N, const int K,
     b_chunk[l] = i % (MMA_BN / 2);
     b_src[l] = col0 + 2 * b_chunk[l] < N ? B + col0 + 2 * b_chunk[l] : B;
   }
-  // Step s's (of K at step0 + s) copies into buffer s % MMA_STAGES (none past the last step), committed as one group
-  // (an empty one past the last step, so that every wait counts alike). A chunk past M, N or K
-  // copies no bytes (zeros); one that starts before K or N ends in the zero padding of its row.
+  // Step s's copies (of K at step0 + s) into buffer s % MMA_STAGES (none past the last step),
+  // committed as one group (an empty one past the last step, so that every wait counts alike). A
+  // chunk past M, N or K copies no bytes (zeros); one that starts before K or N ends in the zero
+  // padding of its row.
 #define MMA_ISSUE(s)                                                                                    \
   do {                                                                                                  \
     if ((s) < steps) {                                                                                  \
