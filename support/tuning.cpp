@@ -1,4 +1,5 @@
-// Device classes for the tuning tables (bench/tuning/): vendor and compute capability.
+// Device classes for the tuning tables (bench/tuning/): vendor and compute capability, and the
+// device's name for a model's own entries.
 #include "tuning.hpp"
 
 #include "devices.hpp"
@@ -12,6 +13,8 @@ std::string device_class(const DeviceInfo& info) {
   return "generic";
 }
 
-std::string device_class() { return device_class(session().info()); }
+std::string device_key(const DeviceInfo& info) { return device_class(info) + "/" + info.name; }
+
+std::string device_key() { return device_key(session().info()); }
 
 }  // namespace gb::tuning

@@ -13,7 +13,9 @@ struct DeviceInfo;
 namespace tuning {
 
 // One row of a family's table. `device` is the class the value is for: "nvidia-sm90" (vendor and
-// compute capability), "nvidia" or "generic" (every device without an entry of its own).
+// compute capability), "nvidia" or "generic" (every device without an entry of its own); or one
+// model of a class, "nvidia-sm90/H200" (the class, a slash, a part of the device's name), where two
+// GPUs of one compute capability measured different choices.
 template <typename Param>
 struct Entry {
   Param parameter;
@@ -27,8 +29,10 @@ struct Entry {
 // The class of a device: "nvidia-sm<major><minor>" where NVIDIA reports a compute capability,
 // else "generic".
 std::string device_class(const DeviceInfo& info);
-// The class of the session's device.
-std::string device_class();
+// What a lookup is given: the class, a slash and the device's name ("nvidia-sm90/NVIDIA H200").
+std::string device_key(const DeviceInfo& info);
+// The session's device's key.
+std::string device_key();
 
 namespace detail {
 // NVIDIA's compute capability in a class name ("nvidia-sm90" -> 90), or -1.
@@ -44,12 +48,24 @@ constexpr long nvidia_sm(std::string_view device) {
 }
 }  // namespace detail
 
-// The value of `parameter` on a device class: the class's own entry; for NVIDIA, else the entry of
-// the highest compute capability below it (what a GPU inherits from its predecessors), else the
-// "nvidia" one; else the generic one. A parameter without a generic entry is an error (at compile
-// time where the lookup is constant).
+// The value of `parameter` on a device (a class, or a key: the class, a slash and the device's
+// name): the entry of a model of the class whose name part the device's name contains; the class's
+// own entry; for NVIDIA, else the entry of the highest compute capability below it (what a GPU
+// inherits from its predecessors), else the "nvidia" one; else the generic one. A parameter
+// without a generic entry is an error (at compile time where the lookup is constant).
 template <typename Param, size_t N>
-constexpr long lookup(const Entry<Param> (&table)[N], Param parameter, std::string_view device) {
+constexpr long lookup(const Entry<Param> (&table)[N], Param parameter, std::string_view key) {
+  const size_t slash = key.find('/');
+  const std::string_view device = key.substr(0, slash);
+  if (slash != std::string_view::npos) {
+    const std::string_view name = key.substr(slash + 1);
+    for (const auto& e : table) {
+      const size_t model = e.device.find('/');
+      if (e.parameter == parameter && model != std::string_view::npos && e.device.substr(0, model) == device &&
+          model + 1 < e.device.size() && name.find(e.device.substr(model + 1)) != std::string_view::npos)
+        return e.value;
+    }
+  }
   const long cc = detail::nvidia_sm(device);
   const Entry<Param>* best = nullptr;
   long best_cc = -1;
@@ -70,7 +86,7 @@ constexpr long lookup(const Entry<Param> (&table)[N], Param parameter, std::stri
 // The value of `parameter` on the session's device.
 template <typename Param, size_t N>
 long tuned(const Entry<Param> (&table)[N], Param parameter) {
-  return lookup(table, parameter, device_class());
+  return lookup(table, parameter, device_key());
 }
 
 // Whether each of the `count` parameters (an enum 0 .. count-1) has exactly one generic entry and

@@ -34,6 +34,7 @@ constexpr Entry<Param> kTable[] = {
   {Param::unroll_long_band, 4, "generic", "H100", "rgba8 r15 192x96 band 16: 0.845 against 0.797 up front (210.5 us against 222.8); float within 1%", "2026-11-28"},
   {Param::unroll_long_band_rgba8_r31, 0, "generic", "H100", "rgba8 r31 192x96 band 16: 0.736 up front against 0.703 streamed (241.5 us against 253.3)", "2026-11-28"},
   {Param::unroll_narrow2_rgba8_r15, 8, "generic", "H100", "every turn of band 8 unrolled: rgba8 r15 224x80 0.791 against 0.742 up front (224.7 us against 239.5; 4 turns 264.4)", "2026-11-28"},
+  {Param::unroll_narrow2_rgba8_r15, 0, "nvidia-sm90/H200", "H200", "up front: rgba8 r15 224x80 2.972-2.980 TB/s against 2.805-2.806 with every turn unrolled (2 turns 2.920, 4 turns 2.920-2.924); 224x96 2.971-2.972 against 2.805-2.811", "2026-11-29"},
 };
 // clang-format on
 static_assert(gb::tuning::complete(kTable, static_cast<size_t>(Param::count)), "one generic value per parameter");

@@ -38,6 +38,28 @@ constexpr gb::tuning::Entry<P> kToy[] = {
 static_assert(gb::tuning::complete(kToy, 2));
 static_assert(lookup(kToy, P::a, "nvidia-sm90") == 90);  // constant where the class is
 
+constexpr gb::tuning::Entry<P> kModels[] = {
+    {P::a, 1, "generic", "", "", ""},
+    {P::a, 90, "nvidia-sm90", "", "", ""},
+    {P::a, 200, "nvidia-sm90/H200", "", "", ""},
+    {P::b, 2, "generic", "", "", ""},
+};
+static_assert(gb::tuning::complete(kModels, 2));
+static_assert(lookup(kModels, P::a, "nvidia-sm90/NVIDIA H200") == 200);
+
+TEST(TuningLookup, TakesAModelOfTheClassWhoseNameTheDeviceCarriesFirst) {
+  EXPECT_EQ(lookup(kModels, P::a, "nvidia-sm90/NVIDIA H200"), 200);
+  EXPECT_EQ(lookup(kModels, P::a, "nvidia-sm90/NVIDIA H100 80GB HBM3"), 90);
+  EXPECT_EQ(lookup(kModels, P::a, "nvidia-sm90"), 90);
+  EXPECT_EQ(lookup(kModels, P::a, "nvidia-sm100/NVIDIA H200"), 90);  // another class: not that model
+  EXPECT_EQ(lookup(kModels, P::a, "generic/NVIDIA H200"), 1);
+  EXPECT_EQ(lookup(kModels, P::b, "nvidia-sm90/NVIDIA H200"), 2);
+  gb::DeviceInfo h200;
+  h200.name = "NVIDIA H200";
+  h200.nv_compute_capability = 90;
+  EXPECT_EQ(gb::tuning::device_key(h200), "nvidia-sm90/NVIDIA H200");
+}
+
 TEST(TuningLookup, TakesTheClassThenTheNearestOlderNvidiaThenNvidiaThenGeneric) {
   EXPECT_EQ(lookup(kToy, P::a, "nvidia-sm90"), 90);
   EXPECT_EQ(lookup(kToy, P::a, "nvidia-sm100"), 90);
@@ -72,6 +94,8 @@ TEST(TuningTables, BoxFilter) {
     EXPECT_EQ(lookup(kTable, Param::unroll_long_band_rgba8_r31, c), 0);
     EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, c), 8);
   }
+  EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, "nvidia-sm90/NVIDIA H200"), 0);
+  EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, "nvidia-sm90/NVIDIA H100 80GB HBM3"), 8);
 }
 
 TEST(TuningTables, Gemm) {
