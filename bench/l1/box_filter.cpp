@@ -119,7 +119,9 @@ std::vector<int> tiled_bands(int tile_w, int size_class, bool rgba8) {
 // pairs before its first step (the most loads in flight, and the most registers), n > 0 streams
 // them n loop turns at a time (SPAN / 2: every turn unrolled; fewer registers, more groups an SM).
 int tiled_unroll(bool rgba8, int radius, int tile_w, int band) {
-  if (band == tiled_long_band()) return tuned(rgba8 && radius == 31 ? Param::unroll_long_band_rgba8_r31 : Param::unroll_long_band);
+  if (band == tiled_long_band())
+    return tuned(!rgba8 ? Param::unroll_long_band
+                 : radius == 31 ? Param::unroll_long_band_rgba8_r31 : Param::unroll_long_band_rgba8_r15);
   if (rgba8 && radius == 15 && tile_w == tiled_narrow2()) return tuned(Param::unroll_narrow2_rgba8_r15);
   return tuned(Param::unroll);
 }

@@ -17,6 +17,7 @@ enum class Param {
   unroll_long_band,      //   n > 0 streams them n loop turns at a time
   unroll_long_band_rgba8_r31,
   unroll_narrow2_rgba8_r15,
+  unroll_long_band_rgba8_r15,
   count
 };
 
@@ -31,7 +32,10 @@ constexpr Entry<Param> kTable[] = {
   {Param::narrow2_height_a, 80, "generic", "H200", "with 96, the best rgba8 r15 heights at 224 (0.705-0.708)", "2026-11-25"},
   {Param::narrow2_height_b, 96, "generic", "H200", "with 80, the best rgba8 r15 heights at 224 (0.705-0.708)", "2026-11-25"},
   {Param::unroll, 0, "generic", "H100", "rgba8 r15 192x64 band 8: 223.6 us up front against 240.1 (4 turns) and 233.8 (all turns); float within 1.5% in any form", "2026-11-28"},
-  {Param::unroll_long_band, 4, "generic", "H100", "rgba8 r15 192x96 band 16: 0.845 against 0.797 up front (210.5 us against 222.8); float within 1%", "2026-11-28"},
+  {Param::unroll_long_band, 4, "generic", "H100", "float within 1% in any form (rgba8 r15 192x96 band 16: 0.845 against 0.797 up front, 210.5 us against 222.8)", "2026-11-28"},
+  {Param::unroll_long_band, 0, "nvidia-sm90/H200", "H200", "up front: float r15 192x64 band 16 3.556-3.559 TB/s against 3.507-3.511 (4 turns) and 3.519-3.526 (every turn), r31 3.224-3.225 against 3.188-3.190 (the peers rows' tiles; 4 or 8 turns 1-2% ahead at heights 512 and 1024)", "2026-11-29"},
+  {Param::unroll_long_band_rgba8_r15, 4, "generic", "H100", "rgba8 r15 192x96 band 16: 0.845 against 0.797 up front (210.5 us against 222.8)", "2026-11-28"},
+  {Param::unroll_long_band_rgba8_r15, 16, "nvidia-sm90/H200", "H200", "every turn unrolled: rgba8 r15 192x64 band 16 2.757-2.758 TB/s against 2.710-2.711 (4 turns) and 2.583-2.584 up front; 192x96 2.825 against 2.794-2.802", "2026-11-29"},
   {Param::unroll_long_band_rgba8_r31, 0, "generic", "H100", "rgba8 r31 192x96 band 16: 0.736 up front against 0.703 streamed (241.5 us against 253.3)", "2026-11-28"},
   {Param::unroll_narrow2_rgba8_r15, 8, "generic", "H100", "every turn of band 8 unrolled: rgba8 r15 224x80 0.791 against 0.742 up front (224.7 us against 239.5; 4 turns 264.4)", "2026-11-28"},
   {Param::unroll_narrow2_rgba8_r15, 0, "nvidia-sm90/H200", "H200", "up front: rgba8 r15 224x80 2.972-2.980 TB/s against 2.805-2.806 with every turn unrolled (2 turns 2.920, 4 turns 2.920-2.924); 224x96 2.971-2.972 against 2.805-2.811", "2026-11-29"},

@@ -93,7 +93,11 @@ TEST(TuningTables, BoxFilter) {
     EXPECT_EQ(lookup(kTable, Param::unroll_long_band, c), 4);
     EXPECT_EQ(lookup(kTable, Param::unroll_long_band_rgba8_r31, c), 0);
     EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, c), 8);
+    EXPECT_EQ(lookup(kTable, Param::unroll_long_band_rgba8_r15, c), 4);
   }
+  EXPECT_EQ(lookup(kTable, Param::unroll_long_band, "nvidia-sm90/NVIDIA H200"), 0);
+  EXPECT_EQ(lookup(kTable, Param::unroll_long_band_rgba8_r15, "nvidia-sm90/NVIDIA H200"), 16);
+  EXPECT_EQ(lookup(kTable, Param::unroll_long_band, "nvidia-sm90/NVIDIA H100 80GB HBM3"), 4);
   EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, "nvidia-sm90/NVIDIA H200"), 0);
   EXPECT_EQ(lookup(kTable, Param::unroll_narrow2_rgba8_r15, "nvidia-sm90/NVIDIA H100 80GB HBM3"), 8);
 }
