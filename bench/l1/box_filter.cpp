@@ -432,21 +432,22 @@ gb::PathSet code_paths(int size_class, size_t) {
   for (const int rows : kStripVecRowsSweep) gb::path_if(paths, h % rows != 0, "strip_vec: edge strips at the bottom");
   for (const int radius : kRadii)
     for (const auto& [tw, th] : tiled_tiles(radius, size_class))
-      for (const int band : tiled_bands(tw, size_class, false)) {
-        const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
-        gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
-        gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
-        gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
-        gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
-        gb::path_if(paths, std::min<size_t>(th, h) > size_t(band), "tiled_slide: 2+ bands");
-        gb::path_if(paths, last % band != 0, "tiled_slide: a partial last band");
-        gb::path_if(paths, band == tiled_long_band(), "tiled_slide: bands of 16 rows (span 32)");
-        const bool streamed = tiled_unroll(false, radius, tw, band) > 0;
-        gb::path_if(paths, streamed, "tiled_slide: phase two's column pairs streamed");
-        gb::path_if(paths, !streamed, "tiled_slide: phase two's column pairs read up front");
-        gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, band, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
-        gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
-      }
+      for (const bool rgba8 : {false, true})
+        for (const int band : tiled_bands(tw, size_class, rgba8)) {
+          const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
+          gb::path_if(paths, w > size_t(tw), "tiled_slide: 2+ tiles across");
+          gb::path_if(paths, w % tw != 0, "tiled_slide: partial tiles at the right edge");
+          gb::path_if(paths, h > size_t(th), "tiled_slide: 2+ tile rows, walking down and up");
+          gb::path_if(paths, h % th != 0, "tiled_slide: partial tiles at the bottom");
+          gb::path_if(paths, std::min<size_t>(th, h) > size_t(band), "tiled_slide: 2+ bands");
+          gb::path_if(paths, last % band != 0, "tiled_slide: a partial last band");
+          gb::path_if(paths, band == tiled_long_band(), "tiled_slide: bands of 16 rows (span 32)");
+          const bool streamed = tiled_unroll(rgba8, radius, tw, band) > 0;  // the form is chosen per type
+          gb::path_if(paths, streamed, "tiled_slide: phase two's column pairs streamed");
+          gb::path_if(paths, !streamed, "tiled_slide: phase two's column pairs read up front");
+          gb::path_if(paths, tiled_has_inner_tile(radius, tw, th, band, w, h), "tiled_slide: tiles wholly inside (unclamped loads)");
+          gb::path_if(paths, true, "tiled_slide: tiles at the borders (clamped loads)");
+        }
   for (const int radius : kRadii)
     for (const auto& [tw, th] : ring_tiles(radius, size_class)) {
       const size_t last = h % th == 0 ? th : h % th;  // the bottom tiles' rows
