@@ -620,7 +620,7 @@ class Filter(unittest.TestCase):
                                f"--benchmark_filter={flt}"], capture_output=True, text=True, timeout=120)
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         names = [n.replace("/manual_time", "") for n in done.stdout.split()]
-        self.assertLess(len(names), 90)
+        self.assertLess(len(names), 100)  # the suite's side of the table stays a short run
         peers = os.path.join(tempfile.mkdtemp(), "peers.json")
         try:
             run = sr.write_run(peers + ".run", [e for n in names for e in sr.measured(
