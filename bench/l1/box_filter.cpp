@@ -150,9 +150,11 @@ bool tiled_has_inner_tile(int radius, int tw, int th, int tile_band, size_t w, s
 }
 
 // (TW, TH) of every registered tiled_slide configuration at a radius.
+bool tiled_swept(int radius) {
+  return std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
+}
 std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
-  const bool sweep = std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
-  if (!sweep) return {{tiled_widest(radius), tiled_default_height(size_class)}};
+  if (!tiled_swept(radius)) return {{tiled_widest(radius), tiled_default_height(size_class)}};
   std::vector<std::pair<int, int>> tiles;
   const auto heights = tiled_heights(size_class);
   if (size_class == 1) {  // the paths of the GPU's sweep in three shapes (the test's run time)
@@ -175,7 +177,7 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
 // Swept (--all_sweeps, or a filter): k 4 and 8 (class 1: 4, the same paths), at radii 15 and 31.
 constexpr int kWaveGroupsPerCu[] = {4, 8};
 std::vector<std::pair<int, int>> wave_tiles(int radius, int size_class) {
-  if (std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) == std::end(kTiledSweepRadii)) return {};
+  if (!tiled_swept(radius)) return {};
   std::vector<std::pair<int, int>> tiles;  // (width, groups a compute unit)
   for (int k : kWaveGroupsPerCu) {
     if (size_class == 1 && k != kWaveGroupsPerCu[0]) continue;
@@ -187,8 +189,7 @@ std::vector<std::pair<int, int>> wave_tiles(int radius, int size_class) {
 int wave_tile_height(int tile_w, int groups_per_cu, int band, unsigned compute_units, size_t w, size_t h) {
   const size_t across = (w + tile_w - 1) / tile_w;
   const size_t rows = std::max<size_t>(1, size_t(groups_per_cu) * std::max(1u, compute_units) / across);
-  const size_t th = (h + rows - 1) / rows;
-  return static_cast<int>((th + band - 1) / band * band);
+  return static_cast<int>(gb::round_up((h + rows - 1) / rows, band));
 }
 
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a
@@ -583,11 +584,11 @@ void register_box_filter() {
               configs.push_back(p);
             }
           }
+          const gb::ImageSize image = image_size(size);
           for (const auto& [tw, k] : ring ? std::vector<std::pair<int, int>>{} : wave_tiles(radius, size)) {
             Params p{v, rgba8, radius, {size_t(tiled_items(radius, tw)), 1, 1, 1}, size};
             p.tile_w = tw;
             p.groups_per_cu = k;
-            const gb::ImageSize image = image_size(size);
             for (const int band : tiled_bands(tw, size, rgba8)) {
               p.band = band;
               p.tile_h = wave_tile_height(tw, k, band, d.compute_units, image.width, image.height);
