@@ -150,11 +150,9 @@ bool tiled_has_inner_tile(int radius, int tw, int th, int tile_band, size_t w, s
 }
 
 // (TW, TH) of every registered tiled_slide configuration at a radius.
-bool tiled_swept(int radius) {
-  return std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
-}
 std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
-  if (!tiled_swept(radius)) return {{tiled_widest(radius), tiled_default_height(size_class)}};
+  const bool sweep = std::find(std::begin(kTiledSweepRadii), std::end(kTiledSweepRadii), radius) != std::end(kTiledSweepRadii);
+  if (!sweep) return {{tiled_widest(radius), tiled_default_height(size_class)}};
   std::vector<std::pair<int, int>> tiles;
   const auto heights = tiled_heights(size_class);
   if (size_class == 1) {  // the paths of the GPU's sweep in three shapes (the test's run time)
@@ -169,29 +167,6 @@ std::vector<std::pair<int, int>> tiled_tiles(int radius, int size_class) {
   for (int th : tiled_narrow2_heights()) tiles.emplace_back(tiled_narrow2(), th);
   return tiles;
 }
-// Tiles one wave tall: the narrow widths at the least height that leaves at most k groups a compute
-// unit, so that every group of the grid is resident at once (k groups fit an SM) and the 2r + 1
-// rows each group reads first are paid over the most rows. The fixed heights either read those
-// rows every 64-96 rows (many waves) or leave a last wave mostly empty (512: 1.3 waves of 4 groups
-// a unit on 132 units, 1024: 0.65). Named by k (device-independent); `tile_h` says the height.
-// Swept (--all_sweeps, or a filter): k 4 and 8 (class 1: 4, the same paths), at radii 15 and 31.
-constexpr int kWaveGroupsPerCu[] = {4, 8};
-std::vector<std::pair<int, int>> wave_tiles(int radius, int size_class) {
-  if (!tiled_swept(radius)) return {};
-  std::vector<std::pair<int, int>> tiles;  // (width, groups a compute unit)
-  for (int k : kWaveGroupsPerCu) {
-    if (size_class == 1 && k != kWaveGroupsPerCu[0]) continue;
-    tiles.emplace_back(tiled_narrow(size_class), k);
-    if (size_class != 1) tiles.emplace_back(tiled_narrow2(), k);
-  }
-  return tiles;
-}
-int wave_tile_height(int tile_w, int groups_per_cu, int band, unsigned compute_units, size_t w, size_t h) {
-  const size_t across = (w + tile_w - 1) / tile_w;
-  const size_t rows = std::max<size_t>(1, size_t(groups_per_cu) * std::max(1u, compute_units) / across);
-  return static_cast<int>(gb::round_up((h + rows - 1) / rows, band));
-}
-
 // Tiled_ring: a work group of TW + 2r items (one input column each, at most kTiledMaxItems) owns a
 // tile of TW x TH outputs and walks its TH rows, keeping each column's last rows in a register
 // ring of 2r + 1 rounded up to whole bands (kRingBand rows), so every input pixel of a tile and its
@@ -224,7 +199,6 @@ struct Params {
   int size_class;
   int cols = 1, rows = 1;  // strip_vec: columns and rows per work item
   int tile_w = 0, tile_h = 0;  // tiled_slide, tiled_ring: outputs per work group (wg: their items)
-  int groups_per_cu = 0;       // tiled_slide: > 0 where tile_h is fitted to one wave of the device
   int band = kTiledBand;       // tiled_slide: rows per horizontal step (its span: 2 band)
   int span() const { return 2 * band; }  // tiled_slide: outputs per item in the horizontal step
 
@@ -491,23 +465,21 @@ gb::PathSet code_paths(int size_class, size_t) {
 
 // ---- the benchmark -------------------------------------------------------------------------
 void run(benchmark::State& state, const Params& p) {
-  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "band", "groups_per_cu", "wg"}), [&] { return make_problem(p); });
+  auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "band", "wg"}), [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
     b.launch(fx.first, fx.global1, fx.local1);
     if (fx.second()) b.launch(fx.second, fx.global2, fx.local2);
   };
   const size_t pixels = pb.size.width * pb.size.height;
-  auto m = gb::Measurement::device(unit)
-               .work(gb::Work().bytes(2.0 * pixels * p.pixel_bytes()).items(static_cast<double>(pixels)))
-               .poison(fx.out, pixels * p.pixel_bytes())
-               .check([&] { return verify(fx, pb, p); })
-               .counter("width", static_cast<double>(pb.size.width))
-               .counter("height", static_cast<double>(pb.size.height))
-               .counter("photo_from_file", pb.from_file ? 1 : 0)
-               .copy_fraction();
-  if (p.groups_per_cu) m.counter("tile_h", p.tile_h);  // the height fitted to the device
-  gb::measure(state, m);
+  gb::measure(state, gb::Measurement::device(unit)
+                         .work(gb::Work().bytes(2.0 * pixels * p.pixel_bytes()).items(static_cast<double>(pixels)))
+                         .poison(fx.out, pixels * p.pixel_bytes())
+                         .check([&] { return verify(fx, pb, p); })
+                         .counter("width", static_cast<double>(pb.size.width))
+                         .counter("height", static_cast<double>(pb.size.height))
+                         .counter("photo_from_file", pb.from_file ? 1 : 0)
+                         .copy_fraction());
 }
 
 // ---- registration ----------------------------------------------------------------------------
@@ -545,10 +517,8 @@ std::vector<std::pair<std::string, std::string>> tiled_name_parts(const Params& 
                                                          kType.part(p.rgba8),
                                                          {"radius", std::to_string(p.radius)},
                                                          {"size", std::to_string(p.size_class)},
-                                                         {"tile", p.groups_per_cu ? std::to_string(p.tile_w)
-                                                                                  : std::to_string(p.tile_w) + "x" + std::to_string(p.tile_h)},
+                                                         {"tile", std::to_string(p.tile_w) + "x" + std::to_string(p.tile_h)},
                                                          {"wg", p.wg.label()}};
-  if (p.groups_per_cu) parts.push_back({"groups_per_cu", std::to_string(p.groups_per_cu)});
   if (p.band != kTiledBand) parts.push_back({"band", std::to_string(p.band)});
   return parts;
 }
@@ -581,17 +551,6 @@ void register_box_filter() {
             p.tile_h = th;
             for (const int band : ring ? std::vector<int>{kTiledBand} : tiled_bands(tw, size, rgba8)) {
               p.band = band;
-              configs.push_back(p);
-            }
-          }
-          const gb::ImageSize image = image_size(size);
-          for (const auto& [tw, k] : ring ? std::vector<std::pair<int, int>>{} : wave_tiles(radius, size)) {
-            Params p{v, rgba8, radius, {size_t(tiled_items(radius, tw)), 1, 1, 1}, size};
-            p.tile_w = tw;
-            p.groups_per_cu = k;
-            for (const int band : tiled_bands(tw, size, rgba8)) {
-              p.band = band;
-              p.tile_h = wave_tile_height(tw, k, band, d.compute_units, image.width, image.height);
               configs.push_back(p);
             }
           }
@@ -640,10 +599,9 @@ void register_box_filter() {
           else if (local_bytes > d.local_mem_bytes)
             gb::skip_variant(name, "needs " + std::to_string(local_bytes) + " bytes of local memory");
           else
-            gb::add_benchmark(
-                name, [p](benchmark::State& st) { run(st, p); },
-                [p] { return std::vector<gb::ProgramKey>{program_of(p, image_size(p.size_class).width)}; },
-                p.groups_per_cu ? gb::DefaultRun::no : gb::DefaultRun::yes);
+            gb::add_benchmark(name, [p](benchmark::State& st) { run(st, p); }, [p] {
+              return std::vector<gb::ProgramKey>{program_of(p, image_size(p.size_class).width)};
+            });
         }
       }
 }
