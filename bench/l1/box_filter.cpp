@@ -261,7 +261,9 @@ struct Problem {
   bool from_file = false;
   std::vector<float> input_float;
   std::vector<uint8_t> input_rgba;
-  cl::Buffer in;
+  // The input, once for each working set a variant may rotate over (support/working_sets): an
+  // image above the one-copy size (8192^2: 4 copies) is timed over as many placements.
+  std::vector<cl::Buffer> ins;
   std::vector<double> reference_float;
   std::vector<uint8_t> reference_rgba;
 };
@@ -274,16 +276,16 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
   pb->from_file = img.from_file();
   if (p.rgba8) {
     pb->input_rgba = std::move(img.pixels);
-    pb->in = gb::upload(pb->input_rgba);
     pb->reference_rgba = ref::box_filter_rgba8(pb->input_rgba, w, h, p.radius);
   } else {
     pb->input_float.resize(pixels);
     gb::parallel_for(pixels, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) pb->input_float[i] = img.pixels[i] * kFloatScale;
     });
-    pb->in = gb::upload(pb->input_float);
     pb->reference_float = ref::box_filter(pb->input_float, w, h, p.radius);
   }
+  const size_t copies = gb::working_set_copies(2 * pixels * p.pixel_bytes());  // in and out
+  for (size_t i = 0; i < copies; ++i) pb->ins.push_back(p.rgba8 ? gb::upload(pb->input_rgba) : gb::upload(pb->input_float));
   return pb;
 }
 
@@ -313,18 +315,29 @@ gb::ProgramKey program_of(const Params& p, size_t width) {
   return {file, options};
 }
 
+// One working set: an input copy (the problem's buffer, a retained handle) and what the unit writes.
+struct WorkingSet {
+  cl::Buffer in, tmp, out;  // tmp: the two-pass variants' intermediate
+};
+
 struct Fixture {
-  cl::Buffer in, tmp, out;  // in: the problem's buffer (a retained handle)
+  std::vector<WorkingSet> sets;
+  gb::Rotation rotation{1};
   cl::Kernel first, second;  // second: the second pass of the two-pass variants
   cl::NDRange global1, local1, global2, local2;
+
+  // Points the kernels at working set i (their other arguments stay as make_fixture set them).
+  void bind(size_t i) {
+    const WorkingSet& set = sets[i];
+    GB_SET_ARGS(first, set.in, second() ? set.tmp : set.out);
+    if (second()) GB_SET_ARGS(second, set.tmp, set.out);
+  }
 };
 
 std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   auto& s = gb::session();
   auto fx = std::make_unique<Fixture>();
   const size_t w = pb.size.width, h = pb.size.height, pixels = w * h;
-  fx->in = pb.in;
-  fx->out = gb::make_buffer(pixels * p.pixel_bytes());
   const gb::ProgramKey program = program_of(p, w);
   switch (p.variant) {
     case Variant::naive:
@@ -384,11 +397,18 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   gb::require_work_group(fx->first, sliding ? kSlideColsGroup : p.wg.size());
   if (fx->second()) gb::require_work_group(fx->second, sliding ? kSlideRowsGroup : p.wg.size());
   const bool two_pass = p.variant == Variant::separable || sliding;
-  if (two_pass) fx->tmp = gb::make_buffer(pixels * p.temp_bytes());
-  GB_SET_ARGS(fx->first, fx->in, two_pass ? fx->tmp : fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
-  if (two_pass) {
-    GB_SET_ARGS(fx->second, fx->tmp, fx->out, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
+  const size_t set_bytes = pixels * (2 * p.pixel_bytes() + (two_pass ? p.temp_bytes() : 0));
+  fx->sets.resize(std::min(pb.ins.size(), gb::working_set_copies(set_bytes)));
+  fx->rotation = gb::Rotation(fx->sets.size());
+  for (size_t i = 0; i < fx->sets.size(); ++i) {
+    WorkingSet& set = fx->sets[i];
+    set.in = pb.ins[i];
+    set.out = gb::make_buffer(pixels * p.pixel_bytes());
+    if (two_pass) set.tmp = gb::make_buffer(pixels * p.temp_bytes());
   }
+  fx->bind(0);
+  GB_SET_ARGS_FROM(fx->first, 2, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
+  if (two_pass) GB_SET_ARGS_FROM(fx->second, 2, static_cast<cl_uint>(w), static_cast<cl_uint>(h));
   if (p.tile_h != 0) GB_SET_ARGS_FROM(fx->first, 4, static_cast<cl_uint>(p.tile_h));  // the tiled variants
   return fx;
 }
@@ -396,15 +416,20 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
 // ---- verification against reference/box_filter (the problem's) ------------------------------
 // Every pixel on its own: the window sum is exact (see kFloatScale), the division by the area
 // within 2.5 ulp, so each output is within 3 ulp of the exact mean (6 u |want| >= 3 ulp); a
-// dropped or repeated tap moves a pixel by at least 2^-8 / AREA of its value.
+// dropped or repeated tap moves a pixel by at least 2^-8 / AREA of its value. Every other working
+// set that ran holds the same bits as the first.
 gb::Check verify(const Fixture& fx, const Problem& pb, const Params& p) {
   const size_t pixels = pb.size.width * pb.size.height;
-  if (p.rgba8)  // integer sums and the same rounding: bit-exact
-    return gb::check_exact(gb::read_back<uint8_t>(fx.out, pixels * 4), pb.reference_rgba, "RGBA8 box filter");
+  const cl::Buffer& out = fx.sets[0].out;
   const auto& want = pb.reference_float;
   const double u = gb::unit_roundoff<float>();
-  return gb::check_bounded(gb::read_back<float>(fx.out, pixels), want,
-                           [&](size_t i) { return 6 * u * std::abs(want[i]); }, "float box filter");
+  const gb::Check filter =
+      p.rgba8 ? gb::check_exact(gb::read_back<uint8_t>(out, pixels * 4), pb.reference_rgba, "RGBA8 box filter")  // integer sums, the same rounding
+              : gb::check_bounded(gb::read_back<float>(out, pixels), want,
+                                  [&](size_t i) { return 6 * u * std::abs(want[i]); }, "float box filter");
+  std::vector<cl::Buffer> outs;
+  for (size_t i = 0; i < fx.rotation.used(); ++i) outs.push_back(fx.sets[i].out);
+  return gb::worst({filter, gb::check_copies_identical(outs, pixels * p.pixel_bytes(), "outputs of the working sets")});
 }
 
 // The paths of box_filter.cl's kernels over every registered configuration at a size class.
@@ -468,18 +493,21 @@ void run(benchmark::State& state, const Params& p) {
   auto& pb = gb::cached_problem<Problem>(gb::name_key_without({"", "cols", "rows", "tile", "band", "wg"}), [&] { return make_problem(p); });
   auto& fx = gb::cached_fixture<Fixture>(gb::name_key(), [&] { return make_fixture(p, pb); });
   const gb::Unit unit = [&](gb::Batch& b) {
+    if (fx.sets.size() > 1) fx.bind(fx.rotation.next());
     b.launch(fx.first, fx.global1, fx.local1);
     if (fx.second()) b.launch(fx.second, fx.global2, fx.local2);
   };
   const size_t pixels = pb.size.width * pb.size.height;
-  gb::measure(state, gb::Measurement::device(unit)
-                         .work(gb::Work().bytes(2.0 * pixels * p.pixel_bytes()).items(static_cast<double>(pixels)))
-                         .poison(fx.out, pixels * p.pixel_bytes())
-                         .check([&] { return verify(fx, pb, p); })
-                         .counter("width", static_cast<double>(pb.size.width))
-                         .counter("height", static_cast<double>(pb.size.height))
-                         .counter("photo_from_file", pb.from_file ? 1 : 0)
-                         .copy_fraction());
+  auto m = gb::Measurement::device(unit)
+               .work(gb::Work().bytes(2.0 * pixels * p.pixel_bytes()).items(static_cast<double>(pixels)))
+               .check([&] { return verify(fx, pb, p); })
+               .counter("width", static_cast<double>(pb.size.width))
+               .counter("height", static_cast<double>(pb.size.height))
+               .counter("photo_from_file", pb.from_file ? 1 : 0)
+               .counter("working_sets", static_cast<double>(fx.sets.size()))
+               .copy_fraction();
+  for (const WorkingSet& set : fx.sets) m.poison(set.out, pixels * p.pixel_bytes());
+  gb::measure(state, m);
 }
 
 // ---- registration ----------------------------------------------------------------------------
