@@ -25,10 +25,10 @@ using gb::tuning::Entry;
 // clang-format off
 constexpr Entry<Param> kTable[] = {
   {Param::long_band, 16, "generic", "H200", "band 8, 192-wide at its best height: float r15 0.73 against 0.63, r31 0.60 against 0.55, rgba8 r31 0.37 against 0.34 (rgba8 r15 0.40 against 0.43: band 8 stays beside it); span 32 at band 8 slower in every tile", "2026-11-25"},
-  {Param::narrow_width, 192, "generic", "H200", "widths 128-320 at heights 64-192: float band 16 192x64 r15 0.85, r31 0.76; rgba8 band 8 192x96 r15 0.66, r31 0.54 (256x96 0.545); 192x512 0.73, 0.59, 0.51, 0.43", "2026-11-25"},
+  {Param::narrow_width, 192, "generic", "H200", "widths 128-320 at heights 64-192: float band 16 192x64 r15 0.85, r31 0.76; rgba8 band 8 192x96 r15 0.66, r31 0.54 (256x96 0.545); 192x512 0.73, 0.59, 0.51, 0.43. Rgba8 r31 at heights 64-96 (2026-11-29): 192x96 0.593-0.602 against 256 0.584-0.587, 320 0.511-0.532, 384 0.521-0.534", "2026-11-25"},
   {Param::short_height_a, 64, "generic", "H200", "float band 16 at 192x64: r15 0.85 against 0.73 at 192x512, r31 0.76 against 0.59; height 128 below 64 and 96 in every type, radius and band", "2026-11-25"},
   {Param::short_height_b, 96, "generic", "H200", "rgba8 band 8 at 192x96: r15 0.66 against 0.51 at 192x512, r31 0.54 against 0.43", "2026-11-25"},
-  {Param::narrow2_width, 224, "generic", "H200", "rgba8 r15 0.705-0.708 against 0.689-0.693 at 192 (widths 128-256 x heights 64-128); rgba8's band 16 would need 51 KB there", "2026-11-25"},
+  {Param::narrow2_width, 224, "generic", "H200", "rgba8 r15 0.705-0.708 against 0.689-0.693 at 192 (widths 128-256 x heights 64-128); rgba8's band 16 would need 51 KB there. Again at heights 64-96 (2026-11-29): 224x80 0.693-0.701 against 256 0.668-0.669, 288 0.639, 320 0.599, 352 0.617-0.620", "2026-11-25"},
   {Param::narrow2_height_a, 80, "generic", "H200", "with 96, the best rgba8 r15 heights at 224 (0.705-0.708)", "2026-11-25"},
   {Param::narrow2_height_b, 96, "generic", "H200", "with 80, the best rgba8 r15 heights at 224 (0.705-0.708)", "2026-11-25"},
   {Param::unroll, 0, "generic", "H100", "rgba8 r15 192x64 band 8: 223.6 us up front against 240.1 (4 turns) and 233.8 (all turns); float within 1.5% in any form", "2026-11-28"},
