@@ -268,6 +268,21 @@ struct Problem {
   std::vector<uint8_t> reference_rgba;
 };
 
+// How many copies of a working set (these buffers) a unit rotates over: support/working_sets's
+// count, fewer where the device's memory would not hold them all (at least one).
+size_t fitting_copies(const std::vector<uint64_t>& set) {
+  uint64_t bytes = 0;
+  for (const uint64_t b : set) bytes += b;
+  size_t copies = gb::working_set_copies(bytes);
+  const auto buffers = [&](size_t n) {
+    std::vector<uint64_t> all;
+    for (size_t i = 0; i < n; ++i) all.insert(all.end(), set.begin(), set.end());
+    return all;
+  };
+  while (copies > 1 && !gb::memory_shortfall(buffers(copies)).empty()) --copies;
+  return copies;
+}
+
 std::unique_ptr<Problem> make_problem(const Params& p) {
   auto pb = std::make_unique<Problem>();
   pb->size = image_size(p.size_class);
@@ -284,7 +299,8 @@ std::unique_ptr<Problem> make_problem(const Params& p) {
     });
     pb->reference_float = ref::box_filter(pb->input_float, w, h, p.radius);
   }
-  const size_t copies = gb::working_set_copies(2 * pixels * p.pixel_bytes());  // in and out
+  const uint64_t image_bytes = pixels * p.pixel_bytes();
+  const size_t copies = fitting_copies({image_bytes, image_bytes});  // in and out
   for (size_t i = 0; i < copies; ++i) pb->ins.push_back(p.rgba8 ? gb::upload(pb->input_rgba) : gb::upload(pb->input_float));
   return pb;
 }
@@ -397,8 +413,9 @@ std::unique_ptr<Fixture> make_fixture(const Params& p, const Problem& pb) {
   gb::require_work_group(fx->first, sliding ? kSlideColsGroup : p.wg.size());
   if (fx->second()) gb::require_work_group(fx->second, sliding ? kSlideRowsGroup : p.wg.size());
   const bool two_pass = p.variant == Variant::separable || sliding;
-  const size_t set_bytes = pixels * (2 * p.pixel_bytes() + (two_pass ? p.temp_bytes() : 0));
-  fx->sets.resize(std::min(pb.ins.size(), gb::working_set_copies(set_bytes)));
+  std::vector<uint64_t> set{pixels * p.pixel_bytes(), pixels * p.pixel_bytes()};  // in and out
+  if (two_pass) set.push_back(pixels * p.temp_bytes());
+  fx->sets.resize(std::min(pb.ins.size(), fitting_copies(set)));
   fx->rotation = gb::Rotation(fx->sets.size());
   for (size_t i = 0; i < fx->sets.size(); ++i) {
     WorkingSet& set = fx->sets[i];
