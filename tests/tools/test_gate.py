@@ -387,6 +387,21 @@ class OlderLayout(GateCase):
         self.assertIn("gate: the current GPU's memory health (the other run has no record): remapped_rows_correctable 5",
                       done.stdout)
 
+    def test_a_run_whose_device_never_settled_is_named(self):
+        """gpu_bench records steady_flop_per_second 0 when its warm-up ended without a steady rate:
+        the gate names that run beside its verdict, and names nothing for a settled run."""
+        entries = sr.bench(BW, sr.noisy(1e6, 10, 0.002, 3), bytes_moved=BYTES)
+        settled = dict(sr.context(), steady_flop_per_second="64131213904767.687500", warmup_seconds="0.512081")
+        unsettled = dict(sr.context(), steady_flop_per_second="0.000000", warmup_seconds="3.005808")
+        done = self.gate(self.write("base.json", entries, unsettled), self.write("cur.json", entries, settled))
+        self.assert_exit(done, 0)
+        self.assertIn("gate: the baseline's (after 3.0 s) device did not reach a steady rate in its warm-up", done.stdout)
+        self.assertNotIn("current's", done.stdout)
+        done = self.gate(self.write("base.json", entries, settled), self.write("cur.json", entries, settled))
+        self.assertNotIn("steady rate", done.stdout)
+        done = self.gate(self.write("base.json", entries), self.write("cur.json", entries, unsettled))  # no record
+        self.assertIn("gate: the current's (after 3.0 s) device did not reach", done.stdout)
+
     def test_rate_regression_alone_fails(self):
         # Same time, but fewer bytes per second (e.g. the kernel now moves less useful data).
         times = sr.noisy(1e6, 10, 0.01, 1)
